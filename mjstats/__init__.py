@@ -1,0 +1,84 @@
+"""mjstats: fast analytics for Chinese Official Mahjong (MCR) and two-player mahjong.
+
+Tile index (the same 34-array order as the riichi ``mahjong`` library):
+
+=====  ==========================  ==========  ===============
+index  tiles                       MPSZ        Botzone code
+=====  ==========================  ==========  ===============
+0-8    characters 1-9 (万)         1m-9m       W1-W9
+9-17   dots 1-9 (饼/筒)            1p-9p       B1-B9
+18-26  bamboo 1-9 (条/索)          1s-9s       T1-T9
+27-30  East South West North       1z-4z       F1-F4
+31     white dragon (白)           5z          J3
+32     green dragon (发)           6z          J2
+33     red dragon (中)             7z          J1
+=====  ==========================  ==========  ===============
+
+A hand is a ``uint8`` vector of 34 counts; a batch of hands is a
+:class:`HandBatch` (struct of arrays). Winds are 0 East, 1 South, 2 West, 3 North.
+
+Heavy modules (numba kernels, pandas) load on first use, so ``import mjstats``
+is fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+__version__ = "0.1.0"
+
+from mjstats.errors import (
+    InvalidContextError,
+    InvalidHandError,
+    InvalidMeldError,
+    InvalidTileError,
+    TileCountError,
+    UnknownRulesetError,
+)
+from mjstats.rules import rulesets
+
+# public name -> module that defines it (imported lazily on first attribute access)
+_LAZY = {
+    "TILES": "mjstats.tiles",
+    "parse_tiles": "mjstats.tiles",
+    "format_tiles": "mjstats.tiles",
+    "Meld": "mjstats.hand",
+    "Hand": "mjstats.hand",
+    "parse_hand": "mjstats.hand",
+    "HandBatch": "mjstats.batch",
+    "shanten": "mjstats.shanten",
+    "useful_tiles": "mjstats.shanten",
+    "discard_table": "mjstats.shanten",
+    "decompose": "mjstats.decompose",
+    "score": "mjstats.score",
+    "score_batch": "mjstats.score",
+    "Score": "mjstats.score",
+    "BatchScore": "mjstats.score",
+    "Fan": "mjstats.score",
+}
+
+__all__ = [
+    "InvalidContextError",
+    "InvalidHandError",
+    "InvalidMeldError",
+    "InvalidTileError",
+    "TileCountError",
+    "UnknownRulesetError",
+    "__version__",
+    "rulesets",
+    *_LAZY,
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mjstats' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
