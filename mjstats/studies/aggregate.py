@@ -1,0 +1,186 @@
+"""Exactly mergeable study results.
+
+An :class:`Aggregate` is a bag of named ``int64`` counter arrays plus the
+parameters of the study that produced them. Every counter is a sum over hands,
+so merging two aggregates is element-wise addition: associative, commutative and
+exact. That is what lets a study run in chunks on threads, processes or Dask
+workers and still give identical numbers for the same seed.
+
+Quantities that can be derived (means, variances, payments, per-fan hand counts)
+are not stored; :class:`Aggregate` derives them from the counters.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Aggregate", "atomic_write_bytes"]
+
+FORMAT_VERSION = 1
+
+
+def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (temporary file in the same folder, then rename).
+
+    A reader never sees a half-written file, even if the process is killed.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@dataclass
+class Aggregate:
+    """Named int64 counters of one study, mergeable with ``+``.
+
+    Attributes
+    ----------
+    kind : str
+        Study kind (``"dealt"``, ``"exact"``, ``"sample"``, ``"play"``, ``"records"``...).
+    params : dict
+        JSON-serialisable parameters that define the study (ruleset, options, seed,
+        n, chunk size...). Two aggregates merge only if their params are equal.
+    counters : dict of str to numpy.ndarray
+        The int64 counter arrays.
+    meta : dict
+        Free-form information that does not take part in merging (package version,
+        timings).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a = Aggregate("demo", {"n": 2}, {"hits": np.array([1, 2])})
+    >>> b = Aggregate("demo", {"n": 2}, {"hits": np.array([3, 4])})
+    >>> (a + b).counters["hits"].tolist()
+    [4, 6]
+    """
+
+    kind: str
+    params: dict[str, Any]
+    counters: dict[str, np.ndarray]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.counters = {
+            k: np.ascontiguousarray(v, dtype=np.int64) for k, v in self.counters.items()
+        }
+
+    # ------------------------------------------------------------------ merging
+    def compatible(self, other: Aggregate) -> bool:
+        """True when ``other`` comes from the same study definition."""
+        return (
+            self.kind == other.kind
+            and _jsonable(self.params) == _jsonable(other.params)
+            and self.counters.keys() == other.counters.keys()
+            and all(self.counters[k].shape == other.counters[k].shape for k in self.counters)
+        )
+
+    def __add__(self, other: Aggregate) -> Aggregate:
+        if not isinstance(other, Aggregate):
+            return NotImplemented
+        if not self.compatible(other):
+            raise ValueError(
+                f"cannot merge aggregates of different studies: {self.kind} {self.params} "
+                f"vs {other.kind} {other.params}"
+            )
+        return Aggregate(
+            self.kind,
+            dict(self.params),
+            {k: self.counters[k] + other.counters[k] for k in self.counters},
+            dict(self.meta),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Aggregate):
+            return NotImplemented
+        return self.compatible(other) and all(
+            np.array_equal(self.counters[k], other.counters[k]) for k in self.counters
+        )
+
+    def zeros_like(self) -> Aggregate:
+        """An empty aggregate of the same study (the identity of ``+``)."""
+        return Aggregate(
+            self.kind,
+            dict(self.params),
+            {k: np.zeros_like(v) for k, v in self.counters.items()},
+            dict(self.meta),
+        )
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.counters[name]
+
+    # ------------------------------------------------------------- persistence
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-serialisable dictionary (counters as nested lists)."""
+        return {
+            "format": "mjstats-aggregate",
+            "format_version": FORMAT_VERSION,
+            "kind": self.kind,
+            "params": _jsonable(self.params),
+            "meta": _jsonable(self.meta),
+            "counters": {
+                k: {"shape": list(v.shape), "data": v.ravel().tolist()}
+                for k, v in self.counters.items()
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Aggregate:
+        """Inverse of :meth:`to_dict`; raises ``ValueError`` for anything else."""
+        if d.get("format") != "mjstats-aggregate":
+            raise ValueError("not an mjstats aggregate (missing 'format': 'mjstats-aggregate')")
+        if d.get("format_version") != FORMAT_VERSION:
+            raise ValueError(
+                f"aggregate format version {d.get('format_version')} is not supported "
+                f"(this mjstats reads version {FORMAT_VERSION})"
+            )
+        counters = {
+            k: np.asarray(v["data"], dtype=np.int64).reshape(v["shape"])
+            for k, v in d["counters"].items()
+        }
+        return cls(d["kind"], d["params"], counters, d.get("meta", {}))
+
+    def save(self, path: str | os.PathLike) -> Path:
+        """Write the aggregate as JSON (atomically). Returns the path."""
+        path = Path(path)
+        atomic_write_bytes(path, json.dumps(self.to_dict(), ensure_ascii=False).encode())
+        return path
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> Aggregate:
+        """Read an aggregate written by :meth:`save`."""
+        with open(path, encoding="utf-8") as fh:
+            try:
+                d = json.load(fh)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{path}: not valid JSON ({exc})") from None
+        return cls.from_dict(d)
+
+
+def _jsonable(obj: Any) -> Any:
+    """Normalise params/meta so that equality does not depend on tuple-vs-list or numpy scalars."""
+    if isinstance(obj, dict):
+        return {str(k): _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_jsonable(v) for v in obj]
+    if isinstance(obj, np.generic):
+        return obj.item()
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    return obj

@@ -1,0 +1,284 @@
+"""Run a study in chunks: locally, resumably, or on a Dask cluster.
+
+A study is split into ``n_chunks`` chunks of work. Chunk ``c`` depends only on
+the study's parameters and ``c`` (its random state comes from
+:func:`mjstats.kernels.rng.chunk_states`), and its result is an exactly mergeable
+:class:`~mjstats.studies.aggregate.Aggregate`. So the final numbers are the same
+whatever the thread count, the grouping of chunks into tasks, the backend, or
+interruptions and resumes.
+
+The runner hands consecutive *groups* of chunks to the study (a group runs as one
+parallel numba call, or one Dask task), merges the results, shows progress, and
+writes checkpoints.
+"""
+
+from __future__ import annotations
+
+import abc
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mjstats.studies.aggregate import Aggregate, _jsonable, atomic_write_bytes
+
+__all__ = ["Study", "StudyInterrupted", "run_study"]
+
+
+class Study(abc.ABC):
+    """Base class of every study: a deterministic function of (parameters, chunk index).
+
+    Subclasses set :attr:`kind`, and implement :meth:`params`, :meth:`n_chunks` and
+    :meth:`run_chunks`. Instances must be picklable (they travel to Dask workers).
+    """
+
+    kind: str = "study"
+
+    @abc.abstractmethod
+    def params(self) -> dict[str, Any]:
+        """JSON-serialisable parameters that fully define the result."""
+
+    @abc.abstractmethod
+    def n_chunks(self) -> int:
+        """Number of chunks the work is split into (fixed by the parameters)."""
+
+    @abc.abstractmethod
+    def run_chunks(self, first: int, count: int) -> Aggregate:
+        """Compute chunks ``first .. first + count - 1`` and return their merged aggregate."""
+
+    def chunk_weight(self, first: int, count: int) -> int:
+        """Units of work (e.g. hands) in the chunks, for the progress bar."""
+        return count
+
+    def total_weight(self) -> int:
+        """Units of work in the whole study."""
+        return self.chunk_weight(0, self.n_chunks())
+
+    def progress_unit(self) -> str:
+        """Name of one unit of :meth:`chunk_weight` (``"hands"``, ``"games"``...)."""
+        return "chunks"
+
+
+class StudyInterrupted(KeyboardInterrupt):
+    """Raised when a run is interrupted (Ctrl-C); carries what was finished.
+
+    Attributes
+    ----------
+    partial : Aggregate
+        The merged result of the chunks that completed.
+    checkpoint : pathlib.Path or None
+        Where the progress was saved (resume with ``resume=True`` / ``--resume``).
+    """
+
+    def __init__(self, partial: Aggregate, checkpoint: Path | None) -> None:
+        self.partial = partial
+        self.checkpoint = checkpoint
+        where = f"; progress saved to {checkpoint}" if checkpoint else ""
+        super().__init__(f"study interrupted{where}")
+
+
+@dataclass
+class _Progress:
+    """Minimal progress display: a rich bar on interactive terminals, silence elsewhere."""
+
+    total: int
+    unit: str
+    enabled: bool
+
+    def __enter__(self) -> _Progress:
+        self._bar = None
+        if self.enabled:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self._bar = Progress(
+                TextColumn("[progress.description]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn(self.unit),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                transient=True,
+            )
+            self._bar.__enter__()
+            self._task = self._bar.add_task("mjstats", total=self.total)
+        return self
+
+    def advance(self, n: int) -> None:
+        if self._bar is not None:
+            self._bar.advance(self._task, n)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(*exc)
+
+
+def _complement(done: list[list[int]], n: int) -> list[tuple[int, int]]:
+    """Ranges (first, count) of [0, n) not covered by the ``done`` ranges."""
+    todo = []
+    pos = 0
+    for first, count in sorted(done):
+        if first > pos:
+            todo.append((pos, first - pos))
+        pos = max(pos, first + count)
+    if pos < n:
+        todo.append((pos, n - pos))
+    return todo
+
+
+def _groups(ranges: list[tuple[int, int]], size: int) -> Iterator[tuple[int, int]]:
+    for first, count in ranges:
+        for start in range(first, first + count, size):
+            yield start, min(size, first + count - start)
+
+
+def _merge_ranges(done: list[list[int]]) -> list[list[int]]:
+    out: list[list[int]] = []
+    for first, count in sorted(done):
+        if out and out[-1][0] + out[-1][1] >= first:
+            out[-1][1] = max(out[-1][0] + out[-1][1], first + count) - out[-1][0]
+        else:
+            out.append([first, count])
+    return out
+
+
+def _save_checkpoint(path: Path, study: Study, result: Aggregate, done: list[list[int]]) -> None:
+    payload = {
+        "format": "mjstats-checkpoint",
+        "kind": study.kind,
+        "params": _jsonable(study.params()),
+        "n_chunks": study.n_chunks(),
+        "done": _merge_ranges(done),
+        "aggregate": result.to_dict(),
+    }
+    atomic_write_bytes(path, json.dumps(payload).encode())
+
+
+def _load_checkpoint(path: Path, study: Study) -> tuple[Aggregate, list[list[int]]]:
+    try:
+        payload = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValueError(f"cannot read checkpoint {path}: {exc}") from None
+    if payload.get("format") != "mjstats-checkpoint":
+        raise ValueError(f"{path} is not an mjstats checkpoint")
+    if payload["kind"] != study.kind or payload["params"] != _jsonable(study.params()):
+        raise ValueError(
+            f"checkpoint {path} belongs to another study ({payload['kind']} "
+            f"{payload['params']}); run with the same parameters, or start afresh without --resume"
+        )
+    return Aggregate.from_dict(payload["aggregate"]), payload["done"]
+
+
+def default_group_size(study: Study) -> int:
+    """Chunks per task: enough to keep every thread busy, small enough for smooth progress."""
+    import numba
+
+    return max(1, min(study.n_chunks(), 4 * numba.get_num_threads()))
+
+
+def run_study(
+    study: Study,
+    *,
+    dask: str | Any | None = None,
+    group_size: int | None = None,
+    checkpoint: str | Path | None = None,
+    resume: bool = False,
+    checkpoint_every: float = 30.0,
+    progress: bool | None = None,
+    on_group: Callable[[int, int], None] | None = None,
+) -> Aggregate:
+    """Run ``study`` to completion and return its merged :class:`Aggregate`.
+
+    Parameters
+    ----------
+    study : Study
+        What to compute.
+    dask : str or distributed.Client, optional
+        Run the chunk groups as Dask tasks: a scheduler address, ``"local"`` or
+        ``"local:N"`` (start a local cluster of N worker processes), or a ``Client``.
+        Needs the ``dask`` extra. Results are identical to a local run.
+    group_size : int, optional
+        Chunks per task (default: 4 per thread). Does not change the result.
+    checkpoint : path, optional
+        Save the merged result and the list of finished chunks here, atomically,
+        every ``checkpoint_every`` seconds, at the end, and on Ctrl-C.
+    resume : bool
+        Continue from ``checkpoint`` (which must belong to the same study); the
+        final result equals that of an uninterrupted run.
+    progress : bool, optional
+        Show a progress bar; default: only when stderr is an interactive terminal.
+    on_group : callable, optional
+        Called as ``on_group(first, count)`` after each group is merged (testing hook).
+
+    Raises
+    ------
+    StudyInterrupted
+        On Ctrl-C, after saving a checkpoint (``checkpoint`` or, if none was
+        given, ``./mjstats-<kind>.checkpoint.json``).
+
+    Examples
+    --------
+    >>> from mjstats.studies.runner import run_study
+    >>> from mjstats.studies.dealt import DealtStudy  # doctest: +SKIP
+    >>> agg = run_study(DealtStudy(n=100_000, seed=1))  # doctest: +SKIP
+    """
+    n_chunks = study.n_chunks()
+    ckpt = Path(checkpoint) if checkpoint is not None else None
+    result: Aggregate | None = None
+    done: list[list[int]] = []
+    if resume:
+        if ckpt is None:
+            raise ValueError("resume=True needs the checkpoint path it should continue from")
+        if ckpt.exists():
+            result, done = _load_checkpoint(ckpt, study)
+    size = group_size or default_group_size(study)
+    todo = list(_groups(_complement(done, n_chunks), size))
+    if progress is None:
+        progress = sys.stderr.isatty()
+    remaining = sum(study.chunk_weight(f, c) for f, c in todo)
+    last_save = time.monotonic()
+
+    def merge(first: int, count: int, part: Aggregate) -> None:
+        nonlocal result, last_save
+        result = part if result is None else result + part
+        done.append([first, count])
+        if on_group is not None:
+            on_group(first, count)
+        if ckpt is not None and time.monotonic() - last_save >= checkpoint_every:
+            _save_checkpoint(ckpt, study, result, done)
+            last_save = time.monotonic()
+
+    try:
+        with _Progress(remaining, study.progress_unit(), bool(progress)) as bar:
+            if dask is None:
+                for first, count in todo:
+                    merge(first, count, study.run_chunks(first, count))
+                    bar.advance(study.chunk_weight(first, count))
+            else:
+                from mjstats.studies.dask_backend import run_groups
+
+                for first, count, part in run_groups(study, todo, dask):
+                    merge(first, count, part)
+                    bar.advance(study.chunk_weight(first, count))
+    except KeyboardInterrupt:
+        path = ckpt or Path(f"mjstats-{study.kind}.checkpoint.json")
+        partial = result if result is not None else study.run_chunks(0, 0)
+        _save_checkpoint(path, study, partial, done)
+        raise StudyInterrupted(partial, path) from None
+    if result is None:  # nothing to do (e.g. resumed a finished run, or n == 0)
+        result = study.run_chunks(0, 0)
+    if ckpt is not None:
+        _save_checkpoint(ckpt, study, result, done)
+    from mjstats import __version__
+
+    result.meta.setdefault("mjstats_version", __version__)
+    return result
