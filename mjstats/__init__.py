@@ -44,6 +44,7 @@ _LAZY = {
     "parse_tiles": "mjstats.tiles",
     "format_tiles": "mjstats.tiles",
     "Meld": "mjstats.hand",
+    "MeldKind": "mjstats.hand",
     "Hand": "mjstats.hand",
     "parse_hand": "mjstats.hand",
     "HandBatch": "mjstats.batch",

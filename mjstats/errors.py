@@ -8,11 +8,11 @@ minimum" are *not* errors: they are reported as codes in result arrays.
 from __future__ import annotations
 
 __all__ = [
-    "InvalidHandError",
-    "InvalidTileError",
-    "InvalidMeldError",
-    "TileCountError",
     "InvalidContextError",
+    "InvalidHandError",
+    "InvalidMeldError",
+    "InvalidTileError",
+    "TileCountError",
     "UnknownRulesetError",
 ]
 
@@ -20,25 +20,71 @@ __all__ = [
 class InvalidHandError(ValueError):
     """A hand, tile string or batch is malformed.
 
-    In a batch the message starts with the first offending row
-    (``"row 1: ..."``) and says how many rows are bad.
+    The message names the problem and how to fix it; for text, the position of
+    the bad part; in a batch, the first offending row (``"row 1: ..."``) and how
+    many rows are bad. Catch this class to catch every input error of mjstats.
+
+    Examples
+    --------
+    >>> import mjstats
+    >>> try:
+    ...     mjstats.parse_hand("123m")
+    ... except mjstats.InvalidHandError as exc:
+    ...     print(type(exc).__name__)
+    TileCountError
     """
 
 
 class InvalidTileError(InvalidHandError):
-    """Unknown tile name or notation, or a tile index outside 0-33."""
+    """Unknown tile name or notation, or a tile index outside 0-33.
+
+    Examples
+    --------
+    >>> import mjstats
+    >>> mjstats.parse_tiles("19x")
+    Traceback (most recent call last):
+    ...
+    mjstats.errors.InvalidTileError: unexpected 'x' at position 2
+    """
 
 
 class InvalidMeldError(InvalidHandError):
-    """Unknown meld kind, or a meld whose tiles cannot form it (e.g. chow 8-9-1)."""
+    """Unknown meld kind, or a meld whose tiles cannot form it (e.g. chow 8-9-1).
+
+    Examples
+    --------
+    >>> from mjstats import Meld
+    >>> Meld.chow("8m")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mjstats.errors.InvalidMeldError: a chow cannot start at 8m: give its lowest tile, ...
+    """
 
 
 class TileCountError(InvalidHandError):
-    """Wrong number of tiles: more than 4 copies of a kind, or a wrong hand size."""
+    """Wrong number of tiles: more than 4 copies of a kind, or a wrong hand size.
+
+    Examples
+    --------
+    >>> import mjstats
+    >>> mjstats.parse_tiles("11111m")
+    Traceback (most recent call last):
+    ...
+    mjstats.errors.TileCountError: a fifth 1m at position 4: there are only 4 tiles of each kind
+    """
 
 
 class InvalidContextError(InvalidHandError):
-    """Win context that contradicts itself or the hand (wind outside 0-3, ...)."""
+    """Win context that contradicts itself or is out of range (wind outside 0-3, ...).
+
+    Examples
+    --------
+    >>> import mjstats
+    >>> mjstats.parse_hand("123456789m1235p seat=X")
+    Traceback (most recent call last):
+    ...
+    mjstats.errors.InvalidContextError: seat_wind 'X' is not a wind: write E, S, W or N (or 0-3)
+    """
 
 
 class UnknownRulesetError(ValueError):

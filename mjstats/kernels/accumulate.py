@@ -10,7 +10,14 @@ import numpy as np
 
 from mjstats.kernels._jit import jit
 
-__all__ = ["TOTAL_BINS", "accumulate_score", "empty_counters"]
+__all__ = [
+    "TOTAL_BINS",
+    "accumulate_chunk",
+    "accumulate_score",
+    "chunk_counters",
+    "empty_counters",
+    "sum_counters",
+]
 
 #: Histogram bins for fan totals; MCR's largest possible total is far below this,
 #: so no total is ever clipped and means/variances derived from the histogram are exact.
@@ -102,3 +109,51 @@ def empty_counters(n_fans: int, n_forms: int) -> dict[str, np.ndarray]:
         "base_hist": np.zeros(TOTAL_BINS, np.int64),
         "form_count": np.zeros(n_forms, np.int64),
     }
+
+
+def chunk_counters(n_chunks: int, n_fans: int, n_forms: int) -> tuple[np.ndarray, ...]:
+    """Counters for :func:`accumulate_score`, one slice per chunk along axis 0.
+
+    Returned as a tuple in the argument order of :func:`accumulate_score`
+    (``hands, complete, legal_count, fan_count, cooccurrence, total_hist,
+    base_hist, form_count``) so kernels can take it as one argument.
+    """
+    z = empty_counters(n_fans, n_forms)
+    return tuple(np.zeros((n_chunks, *v.shape), np.int64) for v in z.values())
+
+
+def sum_counters(counters: tuple[np.ndarray, ...]) -> dict[str, np.ndarray]:
+    """Merge per-chunk counters (sum over axis 0) into the named dict of :func:`empty_counters`."""
+    names = (
+        "hands",
+        "complete",
+        "legal",
+        "fan_count",
+        "cooccurrence",
+        "total_hist",
+        "base_hist",
+        "form_count",
+    )
+    return {name: arr.sum(axis=0) for name, arr in zip(names, counters, strict=True)}
+
+
+@jit
+def accumulate_chunk(fc, c, fan_counts, total, flower_points, form, self_drawn, legal, weight):
+    """:func:`accumulate_score` into chunk ``c`` of the counter tuple ``fc``."""
+    accumulate_score(
+        fan_counts,
+        total,
+        flower_points,
+        form,
+        self_drawn,
+        legal,
+        weight,
+        fc[0][c],
+        fc[1][c],
+        fc[2][c],
+        fc[3][c],
+        fc[4][c],
+        fc[5][c],
+        fc[6][c],
+        fc[7][c],
+    )

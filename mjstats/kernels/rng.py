@@ -52,7 +52,7 @@ def next_u64(state):
 
 @jit
 def randbelow(state, n):
-    """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32``, without modulo bias.
+    """Uniform integer in ``[0, n)`` for ``1 <= n < 2**63``, without modulo bias.
 
     Rejects the few draws below ``2**64 mod n`` so every residue is equally likely.
     """

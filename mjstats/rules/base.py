@@ -63,6 +63,12 @@ class Ruleset:
         Tile indices (0-33) the variant plays with.
     shanten_forms : tuple of str
         Forms over which the default :func:`mjstats.shanten` minimises.
+    forms : tuple of str
+        Names of the form codes in ``BatchScore.form`` (code ``k`` is ``forms[k]``).
+    base_payment : int
+        Points every opponent pays on top of the fan total (8 in MCR).
+    opponents : int
+        Number of opponents (3 in MCR, 1 in two-player).
     options : Mapping
         Named switches (read-only); see the ruleset module for their meaning.
     """
@@ -73,6 +79,9 @@ class Ruleset:
     minimum: int
     tiles: tuple[int, ...]
     shanten_forms: tuple[str, ...]
+    forms: tuple[str, ...] = ()
+    base_payment: int = 8
+    opponents: int = 3
     options: Mapping[str, object] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -122,6 +131,26 @@ class Ruleset:
                 m[a, self._fan_index[k]] = True
         m.setflags(write=False)
         return m
+
+    def payment(self, total, self_drawn):
+        """Points the winner receives in all, for a win of ``total`` fan.
+
+        A self-drawn win is paid ``base_payment + total`` by every opponent; a win on
+        a discard is paid ``base_payment + total`` by the discarder and
+        ``base_payment`` by each other opponent (the MCR rule). Works elementwise on
+        numpy arrays.
+
+        Examples
+        --------
+        >>> from mjstats.rules import get_ruleset
+        >>> mcr = get_ruleset("mcr")
+        >>> int(mcr.payment(8, True)), int(mcr.payment(8, False))
+        (48, 32)
+        """
+        total = np.asarray(total)
+        drawn = self.opponents * (self.base_payment + total)
+        discard = total + self.opponents * self.base_payment
+        return np.where(self_drawn, drawn, discard)
 
     def with_options(self, **options: object) -> Ruleset:
         """A copy of this ruleset with some options changed.

@@ -1,0 +1,106 @@
+"""The README is executable: its Python blocks, CLI examples and quickstart commands."""
+
+from __future__ import annotations
+
+import doctest
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from mjstats.cli import COMMANDS, main
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+TEST_COMMAND = 'pip install -e ".[test]" && pytest'
+
+_FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.MULTILINE | re.DOTALL)
+
+
+def blocks(language: str) -> list[tuple[int, str]]:
+    """(line number, body) of every fenced block in ``language``."""
+    return [
+        (README[: m.start()].count("\n") + 1, m.group(2))
+        for m in _FENCE.finditer(README)
+        if m.group(1) == language
+    ]
+
+
+def section(title: str) -> str:
+    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", README, re.M | re.S)
+    assert match, f"README has no section '## {title}'"
+    return match.group(1)
+
+
+PYTHON_BLOCKS = blocks("python")
+
+
+def test_readme_has_python_examples():
+    assert len(PYTHON_BLOCKS) >= 4
+
+
+@pytest.mark.parametrize(
+    ("line", "code"), PYTHON_BLOCKS, ids=[f"line{n}" for n, _ in PYTHON_BLOCKS]
+)
+def test_python_block(line, code):
+    """``>>>`` blocks run as doctests (outputs checked); other blocks run as scripts."""
+    if ">>>" in code:
+        parser = doctest.DocTestParser()
+        test = parser.get_doctest(code, {}, f"README.md:{line}", "README.md", line)
+        runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+        runner.run(test, out=lambda text: pytest.fail(text, pytrace=False))
+        assert runner.summarize(verbose=False).failed == 0
+    else:
+        exec(compile(code, f"README.md:{line}", "exec"), {"__name__": "__readme__"})
+
+
+def _console_examples() -> list[tuple[int, list[str], str]]:
+    """(line, argv, expected output) of each ``$ mjstats ...`` in console blocks."""
+    examples = []
+    for line, body in blocks("console"):
+        commands = re.split(r"^\$ ", body, flags=re.M)[1:]
+        for cmd in commands:
+            first, _, output = cmd.partition("\n")
+            argv = shlex.split(first)
+            assert argv[0] == "mjstats", first
+            examples.append((line, argv[1:], output))
+    return examples
+
+
+CONSOLE = _console_examples()
+
+
+@pytest.mark.parametrize(
+    ("line", "argv", "expected"), CONSOLE, ids=[str(c[1][:1]) for c in CONSOLE]
+)
+def test_console_example(capsys, line, argv, expected):
+    assert argv[0] in COMMANDS or argv[0].startswith("-"), f"README line {line}: {argv}"
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert out + err == expected, f"README line {line}"
+    assert code == (0 if not err else 1)
+
+
+def test_quickstart_is_exactly_two_commands():
+    commands = [body.strip() for _, body in blocks("bash") if _ in section_lines("Quickstart")]
+    assert len(commands) == 2, commands
+    run_command, test_command = commands
+    assert test_command == TEST_COMMAND
+    assert run_command.startswith("pip install . && mjstats ")
+    # the run command works (its mjstats part)
+    assert main(shlex.split(run_command.split("&&", 1)[1])[1:]) == 0
+
+
+def section_lines(title: str) -> range:
+    start = README.index(f"## {title}\n")
+    end = README.find("\n## ", start + 1)
+    return range(README[:start].count("\n") + 1, README[: end if end > 0 else None].count("\n") + 1)
+
+
+def test_ci_runs_the_readme_test_command_verbatim():
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert ci.startswith("#!/usr/bin/env bash\n")
+    assert "set -euo pipefail" in ci
+    assert any(line.startswith(TEST_COMMAND) for line in ci.splitlines())
+    assert (ROOT / ".ci" / "run").stat().st_mode & 0o111, ".ci/run must be executable"
