@@ -2,6 +2,9 @@
 
 - ``MJSTATS_TEST_SCALE`` (default 1 = CI size) multiplies randomized test sizes:
   use the ``scale`` fixture or :func:`scaled`.
+- Tests marked ``slow`` (million-hand runs, minutes each) run only with
+  ``pytest -m slow`` or ``MJSTATS_RUN_SLOW=1``; each has a smaller sibling that
+  the default run (and CI) executes.
 - Hypothesis runs derandomized by default (profile ``ci``: reproducible CI);
   ``HYPOTHESIS_PROFILE=explore`` searches with fresh randomness.
 - :func:`hands` is a hypothesis strategy of valid :class:`mjstats.Hand` objects
@@ -21,6 +24,17 @@ from hypothesis import strategies as st
 
 from mjstats.hand import Hand, Meld, MeldKind
 from mjstats.tiles import CHOW_START_MASK, NO_TILE
+
+
+def pytest_collection_modifyitems(config, items):
+    """Skip ``slow`` tests unless asked for (``-m slow`` or ``MJSTATS_RUN_SLOW=1``)."""
+    expr = config.getoption("markexpr") or ""
+    if ("slow" in expr and "not slow" not in expr) or os.environ.get("MJSTATS_RUN_SLOW") == "1":
+        return
+    skip = pytest.mark.skip(reason="million-hand run: use `pytest -m slow` or MJSTATS_RUN_SLOW=1")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
 
 
 def _read_scale() -> float:

@@ -1,24 +1,62 @@
 """The one place where numba options are chosen.
 
-Every kernel in :mod:`mjstats.kernels` is decorated with :data:`jit` (serial) or
-:data:`pjit` (``parallel=True``, used only on the outer loop over hands). Nothing
-else in the package calls ``numba.njit`` directly, so cache and error-model policy
-can be changed here once.
+Every kernel is decorated with :data:`jit` (serial) or :data:`pjit`
+(``parallel=True``, used only on the outer loop over hands or chunks). Nothing
+else in the package calls ``numba.njit`` directly, so cache and error-model
+policy live here.
 
-* ``cache=True``: compiled machine code is written next to the module (or to
-  ``NUMBA_CACHE_DIR``) so the second process starts warm.
-* ``nogil=True``: kernels release the GIL, so Dask/threads can run them side by side.
-* ``error_model="numpy"``: integer division by zero does not raise inside kernels;
-  kernels are written so that it never happens.
+* ``cache=True``: compiled machine code is written to disk, so the second
+  process starts warm.
+* ``nogil=True``: kernels release the GIL, so threads (and Dask) run them side
+  by side.
+* ``error_model="numpy"``: integer division by zero does not raise inside
+  kernels; kernels are written so that it never happens.
+* :data:`ijit` adds ``inline="always"`` for small per-hand helpers in hot loops.
 
 No ``fastmath``: tile code is integer code, and fastmath buys nothing there.
+
+Cache location and staleness
+----------------------------
+numba checks only the source file of a cached function itself, so a kernel in
+one module that calls a kernel of another keeps the *old* code of the callee
+after the callee changes. To rule that out, the cache lives in a folder keyed
+by the numba version and a hash of every mjstats module that defines kernels:
+``$MJSTATS_CACHE_DIR/numba/<numba>-<hash>`` (default ``~/.cache/mjstats``).
+Any change to a kernel starts a fresh cache. An explicit ``NUMBA_CACHE_DIR``
+wins over this.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+from pathlib import Path
+
 import numba
 
-__all__ = ["jit", "pjit"]
+__all__ = ["cache_dir", "ijit", "jit", "pjit"]
+
+
+def cache_dir() -> Path:
+    """The numba cache folder for this exact mjstats source tree and numba version."""
+    base = os.environ.get("MJSTATS_CACHE_DIR")
+    if not base:
+        base = os.path.join(os.environ.get("XDG_CACHE_HOME") or "~/.cache", "mjstats")
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        source = path.read_bytes()
+        if b"kernels._jit import" in source:  # only modules that define kernels
+            digest.update(path.relative_to(package).as_posix().encode())
+            digest.update(source)
+    return Path(base).expanduser() / "numba" / f"{numba.__version__}-{digest.hexdigest()[:16]}"
+
+
+if not os.environ.get("NUMBA_CACHE_DIR"):
+    numba.config.CACHE_DIR = str(cache_dir())
 
 jit = numba.njit(cache=True, nogil=True, error_model="numpy")
+# Small helpers called in hot loops: inlined at the numba IR level, which also saves
+# the reference-count updates numba makes for every array argument of a call.
+ijit = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
 pjit = numba.njit(cache=True, nogil=True, error_model="numpy", parallel=True)
