@@ -10,11 +10,33 @@ Counters used (see :func:`mjstats.kernels.accumulate.accumulate_score`):
 ``hands``, ``complete``, ``legal``, ``fan_count`` (F,), ``cooccurrence`` (F, F),
 ``total_hist`` (2, bins; row 0 discard wins, row 1 self-drawn), ``base_hist``
 (bins; totals without flowers), ``form_count``.
+
+Tables: :func:`fan_table`, :func:`total_distribution`, :func:`form_table`,
+:func:`cooccurrence`, :func:`payments`, :func:`summary` (or :func:`report_table`
+by name). Output: :func:`write_report` (CSV, Parquet, JSON, Markdown),
+:func:`to_markdown`. Plots (matplotlib): :func:`plot_fan_frequencies`,
+:func:`plot_total_distribution`, :func:`plot_cooccurrence` (or
+:func:`plot_report` by table name). :func:`load_aggregate` reads a study's
+output (``aggregate.json`` or the folder holding it).
+
+Chinese fan names in plots need a font with Chinese glyphs. One is used when
+matplotlib finds a known CJK font (Noto Sans CJK, Source Han Sans, WenQuanYi,
+SimHei, ...; e.g. Debian's ``fonts-wqy-microhei`` or ``fonts-noto-cjk``) or when
+the environment variable ``MJSTATS_CJK_FONT`` names a font file; otherwise the
+labels are English only (no missing-glyph boxes or warnings).
+
+Examples
+--------
+>>> from mjstats.report import fan_table, _demo_aggregate
+>>> t = fan_table(_demo_aggregate())
+>>> t.loc[t["hands"] > 0, ["en", "hands", "frequency"]].to_numpy().tolist()
+[['Big Four Winds', 1, 0.1], ['Self-Drawn', 4, 0.4], ['Flower Tiles', 6, 0.6]]
 """
 
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 from typing import Any
 
@@ -25,13 +47,18 @@ from mjstats.rules import Ruleset, get_ruleset
 from mjstats.studies.aggregate import Aggregate
 
 __all__ = [
+    "FORMATS",
+    "TABLES",
     "cooccurrence",
     "fan_table",
     "form_table",
+    "load_aggregate",
     "payments",
     "plot_cooccurrence",
     "plot_fan_frequencies",
+    "plot_report",
     "plot_total_distribution",
+    "report_table",
     "summary",
     "to_markdown",
     "total_distribution",
@@ -39,19 +66,47 @@ __all__ = [
     "write_report",
 ]
 
+TABLES = ("fans", "totals", "forms", "cooccurrence", "payments", "summary")
+"""Report tables by name (:func:`report_table`)."""
+
+FORMATS = ("csv", "parquet", "json", "md")
+"""File formats of :func:`write_report`."""
+
+PLOTS = ("fans", "totals", "cooccurrence")
+"""Tables that have a plot (:func:`plot_report`)."""
+
 _Z95 = 1.959963984540054
 
 
 def wilson_interval(successes, n, z: float = _Z95) -> tuple[np.ndarray, np.ndarray]:
     """Wilson score interval for binomial proportions (elementwise).
 
-    Returns ``(low, high)``; where ``n == 0`` both are NaN.
+    For ``k`` successes in ``n`` trials, the interval is the set of ``p`` with
+    ``(k/n - p)**2 <= z**2 p (1 - p) / n``, i.e.
+    ``(k/n + z²/2n ± z sqrt(k/n (1 - k/n)/n + z²/4n²)) / (1 + z²/n)``.
+    Unlike the normal approximation it stays inside [0, 1] and is not empty
+    for ``k = 0`` or ``k = n``.
+
+    Parameters
+    ----------
+    successes, n : array_like
+        Counts (``n`` may be an exact weight sum).
+    z : float
+        Normal quantile; the default gives 95 % intervals.
+
+    Returns
+    -------
+    low, high : numpy.ndarray
+        Bounds in [0, 1]; NaN where ``n == 0``.
 
     Examples
     --------
     >>> lo, hi = wilson_interval(50, 100)
     >>> round(float(lo), 4), round(float(hi), 4)
     (0.4038, 0.5962)
+    >>> lo, hi = wilson_interval(0, 10)     # upper bound z²/(n + z²)
+    >>> float(lo), round(float(hi), 4)
+    (0.0, 0.2775)
     """
     k = np.asarray(successes, dtype=float)
     n = np.asarray(n, dtype=float)
@@ -60,7 +115,12 @@ def wilson_interval(successes, n, z: float = _Z95) -> tuple[np.ndarray, np.ndarr
         denom = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return centre - half, centre + half
+        # exact at the ends: the bounds are 0 for k = 0 and 1 for k = n
+        low = np.where(k == 0, 0.0, np.clip(centre - half, 0.0, 1.0))
+        high = np.where(k == n, 1.0, np.clip(centre + half, 0.0, 1.0))
+    low = np.where(n > 0, low, np.nan)
+    high = np.where(n > 0, high, np.nan)
+    return (low[()], high[()]) if low.ndim == 0 else (low, high)
 
 
 def _ruleset(agg: Aggregate, ruleset: Ruleset | str | None) -> Ruleset:
@@ -75,7 +135,22 @@ def _exact(agg: Aggregate) -> bool:
 
 
 def _complete(agg: Aggregate) -> int:
+    _need_fans(agg)
     return int(agg["complete"][0])
+
+
+def _need_fans(agg: Aggregate) -> None:
+    missing = {"complete", "fan_count", "cooccurrence", "total_hist"} - set(agg.counters)
+    if missing:
+        raise ValueError(
+            f"the {agg.kind!r} aggregate has no fan statistics (missing counters "
+            f"{', '.join(sorted(missing))})"
+        )
+
+
+def _form_names(rs: Ruleset, n: int) -> list[str]:
+    names = list(rs.forms)
+    return names[:n] + [f"form {i}" for i in range(len(names), n)]
 
 
 def fan_table(agg: Aggregate, ruleset: Ruleset | str | None = None) -> pd.DataFrame:
@@ -88,7 +163,8 @@ def fan_table(agg: Aggregate, ruleset: Ruleset | str | None = None) -> pd.DataFr
     hands
         Complete hands (or their weight, in exact studies) whose score contains the fan.
     frequency, ci_low, ci_high
-        ``hands / complete`` and its 95 % Wilson interval.
+        ``hands / complete`` and its 95 % Wilson interval (both bounds equal the
+        frequency for an exact enumeration, ``params["exact"]``).
     mean_count
         Mean number of times the fan counts, among hands that contain it.
     points_share
@@ -98,11 +174,16 @@ def fan_table(agg: Aggregate, ruleset: Ruleset | str | None = None) -> pd.DataFr
 
     Examples
     --------
-    >>> from mjstats.studies.aggregate import Aggregate
     >>> from mjstats.report import fan_table, _demo_aggregate
     >>> t = fan_table(_demo_aggregate())
-    >>> list(t.columns)[:6]
-    ['id', 'zh', 'en', 'points', 'hands', 'frequency']
+    >>> list(t.columns)  # doctest: +NORMALIZE_WHITESPACE
+    ['id', 'zh', 'en', 'points', 'hands', 'frequency', 'ci_low', 'ci_high',
+     'mean_count', 'points_share', 'expected_points']
+    >>> t.loc[t["hands"] > 0, ["zh", "points", "hands", "mean_count", "expected_points"]]
+         zh  points  hands  mean_count  expected_points
+    0   大四喜      88      1         1.0              8.8
+    79   自摸       1      4         1.0              0.4
+    80   花牌       1      6         1.5              0.9
     """
     rs = _ruleset(agg, ruleset)
     n = _complete(agg)
@@ -163,13 +244,30 @@ def total_distribution(agg: Aggregate, flowers: bool = True) -> pd.DataFrame:
 
 
 def form_table(agg: Aggregate, ruleset: Ruleset | str | None = None) -> pd.DataFrame:
-    """Complete hands by the form of their best reading (regular, seven pairs, ...)."""
+    """Complete hands by the form of their best reading (regular, seven pairs, ...).
+
+    Columns ``form, hands, frequency`` (frequency among complete hands); one row
+    per form code of the ruleset (:attr:`Ruleset.forms`).
+
+    Examples
+    --------
+    >>> from mjstats.report import form_table, _demo_aggregate
+    >>> form_table(_demo_aggregate()).head(3)
+              form  hands  frequency
+    0         none      0        0.0
+    1      regular      9        0.9
+    2  seven_pairs      1        0.1
+    """
     rs = _ruleset(agg, ruleset)
+    _need_fans(agg)
     counts = agg["form_count"].astype(np.int64)
-    names = list(rs.forms) + [f"form {i}" for i in range(len(rs.forms), len(counts))]
     n = counts.sum()
     return pd.DataFrame(
-        {"form": names[: len(counts)], "hands": counts, "frequency": counts / n if n else np.nan}
+        {
+            "form": _form_names(rs, len(counts)),
+            "hands": counts,
+            "frequency": counts / n if n else np.full(len(counts), np.nan),
+        }
     )
 
 
@@ -185,8 +283,18 @@ def cooccurrence(
     * ``"lift"``: P(both) / (P(row) P(column)); 1 means independent.
 
     Only fans that occur at least once are kept.
+
+    Examples
+    --------
+    >>> from mjstats.report import cooccurrence, _demo_aggregate
+    >>> cooccurrence(_demo_aggregate(), kind="conditional").round(4)
+                    Big Four Winds  Self-Drawn  Flower Tiles
+    Big Four Winds            1.00      1.0000           0.0
+    Self-Drawn                0.25      1.0000           0.5
+    Flower Tiles              0.00      0.3333           1.0
     """
     rs = _ruleset(agg, ruleset)
+    _need_fans(agg)
     c = agg["cooccurrence"].astype(float)
     diag = np.diag(c)
     keep = np.flatnonzero(diag > 0)
@@ -194,7 +302,7 @@ def cooccurrence(
     c = c[np.ix_(keep, keep)]
     d = diag[keep]
     if kind == "count":
-        m = c
+        m = agg["cooccurrence"][np.ix_(keep, keep)].astype(np.int64)
     elif kind == "conditional":
         m = c / d[:, None]
     elif kind == "lift":
@@ -208,9 +316,21 @@ def cooccurrence(
 def payments(agg: Aggregate, ruleset: Ruleset | str | None = None) -> pd.DataFrame:
     """What a win is worth to the winner, by win type.
 
-    MCR: a self-drawn win is paid 8 + total by each of three opponents; a win on
-    a discard is paid 8 + total by the discarder and 8 by each other player.
-    Columns ``win, hands, mean_total, mean_payment, sd_payment``.
+    MCR: a self-drawn win is paid 8 + total by each of three opponents
+    (3 x (8 + total)); a win on a discard is paid 8 + total by the discarder and
+    8 by each other player (8 + total + 16). See :meth:`Ruleset.payment`.
+    Totals include flower points. Columns ``win`` (``discard``, ``self-drawn``,
+    ``all``), ``hands``, ``mean_total``, ``mean_payment``, ``sd_payment``
+    (population standard deviation).
+
+    Examples
+    --------
+    >>> from mjstats.report import payments, _demo_aggregate
+    >>> payments(_demo_aggregate())[["win", "hands", "mean_total", "mean_payment"]]
+              win  hands  mean_total  mean_payment
+    0     discard      6         8.0          32.0
+    1  self-drawn      4        29.5         112.5
+    2         all     10        16.6          64.2
     """
     rs = _ruleset(agg, ruleset)
     rows = []
@@ -250,7 +370,15 @@ def payments(agg: Aggregate, ruleset: Ruleset | str | None = None) -> pd.DataFra
 
 
 def summary(agg: Aggregate, ruleset: Ruleset | str | None = None) -> dict[str, Any]:
-    """Headline numbers: hands, complete, legal, P(legal | complete), mean total."""
+    """Headline numbers: hands, complete, legal, P(legal | complete), mean total.
+
+    Examples
+    --------
+    >>> from mjstats.report import summary, _demo_aggregate
+    >>> summary(_demo_aggregate())  # doctest: +NORMALIZE_WHITESPACE
+    {'kind': 'demo', 'ruleset': 'mcr', 'hands': 20, 'complete': 10, 'p_complete': 0.5,
+     'legal': 10, 'p_legal': 1.0, 'mean_total': 16.6}
+    """
     rs = _ruleset(agg, ruleset)
     dist = total_distribution(agg)
     n = _complete(agg)
@@ -263,15 +391,93 @@ def summary(agg: Aggregate, ruleset: Ruleset | str | None = None) -> dict[str, A
         "p_complete": n / hands if hands else float("nan"),
         "legal": int(agg["legal"][0]),
         "p_legal": int(agg["legal"][0]) / n if n else float("nan"),
-        "mean_total": float((dist["total"] * dist["pmf"]).sum()) if n else float("nan"),
+        "mean_total": float((dist["total"] * dist["hands"]).sum() / n) if n else float("nan"),
     }
+
+
+def report_table(
+    agg: Aggregate,
+    table: str = "fans",
+    kind: str = "count",
+    ruleset: Ruleset | str | None = None,
+) -> pd.DataFrame:
+    """One of the report tables of :data:`TABLES`, by name, ready to write.
+
+    ``"fans"`` :func:`fan_table`, ``"totals"`` :func:`total_distribution`,
+    ``"forms"`` :func:`form_table`, ``"cooccurrence"`` :func:`cooccurrence` of
+    ``kind`` (its row labels become the first column, ``fan``), ``"payments"``
+    :func:`payments`, ``"summary"`` :func:`summary` as a one-row table.
+
+    Examples
+    --------
+    >>> from mjstats.report import report_table, _demo_aggregate
+    >>> report_table(_demo_aggregate(), "cooccurrence").columns.tolist()
+    ['fan', 'Big Four Winds', 'Self-Drawn', 'Flower Tiles']
+    >>> report_table(_demo_aggregate(), "summary").shape
+    (1, 8)
+    """
+    _need_fans(agg)
+    if table == "fans":
+        return fan_table(agg, ruleset)
+    if table == "totals":
+        return total_distribution(agg)
+    if table == "forms":
+        return form_table(agg, ruleset)
+    if table == "cooccurrence":
+        m = cooccurrence(agg, kind=kind, ruleset=ruleset)
+        return m.rename_axis("fan").reset_index()
+    if table == "payments":
+        return payments(agg, ruleset)
+    if table == "summary":
+        return pd.DataFrame([summary(agg, ruleset)])
+    raise ValueError(f"unknown table {table!r}; choose one of {', '.join(TABLES)}")
+
+
+def load_aggregate(path: str | os.PathLike) -> Aggregate:
+    """Read a study's output: an aggregate JSON file or a folder holding ``aggregate.json``.
+
+    Raises ``FileNotFoundError`` when there is no such file, ``ValueError`` when
+    the file is not an mjstats aggregate.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from mjstats.report import load_aggregate, _demo_aggregate
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = _demo_aggregate().save(folder / "aggregate.json")
+    >>> load_aggregate(folder) == _demo_aggregate()
+    True
+    """
+    path = Path(path)
+    if path.is_dir():
+        path = path / "aggregate.json"
+    if not path.is_file():
+        raise FileNotFoundError(2, "no aggregate (a study's aggregate.json) here", str(path))
+    try:
+        return Aggregate.load(path)
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"{path}: not an mjstats aggregate ({exc})") from None
+    except ValueError as exc:
+        msg = str(exc)
+        raise ValueError(msg if msg.startswith(str(path)) else f"{path}: {msg}") from None
 
 
 # ----------------------------------------------------------------------------- output
 
 
 def to_markdown(df: pd.DataFrame, floatfmt: str = ".4g") -> str:
-    """A GitHub-flavoured Markdown table (no extra dependency)."""
+    r"""A GitHub-flavoured Markdown table (no extra dependency).
+
+    Floats use ``floatfmt``; NaN is an empty cell; ``|`` in text is escaped.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> print(to_markdown(pd.DataFrame({"fan": ["a|b"], "p": [0.123456]})), end="")
+    | fan | p |
+    | --- | --- |
+    | a\|b | 0.1235 |
+    """
 
     def cell(v: Any) -> str:
         if isinstance(v, (float, np.floating)):
@@ -285,9 +491,28 @@ def to_markdown(df: pd.DataFrame, floatfmt: str = ".4g") -> str:
 
 
 def write_report(df: pd.DataFrame, path: str | Path, fmt: str | None = None) -> Path:
-    """Write a report table as csv, parquet, json or md (format from ``fmt`` or the suffix)."""
+    """Write a report table as csv, parquet, json or md (format from ``fmt`` or the suffix).
+
+    The index is not written (report tables keep their labels in columns). JSON
+    is a list of row objects (``orient="records"``, UTF-8, NaN as null),
+    readable with ``pandas.read_json(path, orient="records")``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> import pandas as pd
+    >>> from mjstats.report import fan_table, write_report, _demo_aggregate
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> path = write_report(fan_table(_demo_aggregate()), folder / "fans.csv")
+    >>> pd.read_csv(path)["hands"].sum()
+    np.int64(11)
+    """
     path = Path(path)
     fmt = (fmt or path.suffix.lstrip(".")).lower()
+    if fmt == "markdown":
+        fmt = "md"
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown report format {fmt!r}; use {', '.join(FORMATS)}")
     path.parent.mkdir(parents=True, exist_ok=True)
     if fmt == "csv":
         df.to_csv(path, index=False)
@@ -299,11 +524,9 @@ def write_report(df: pd.DataFrame, path: str | Path, fmt: str | None = None) -> 
                 "Parquet output needs pyarrow: pip install 'mjstats[parquet]'"
             ) from exc
     elif fmt == "json":
-        df.to_json(path, orient="records", force_ascii=False, indent=1)
-    elif fmt in ("md", "markdown"):
-        path.write_text(to_markdown(df), encoding="utf-8")
+        df.to_json(path, orient="records", force_ascii=False, indent=1, double_precision=15)
     else:
-        raise ValueError(f"unknown report format {fmt!r}; use csv, parquet, json or md")
+        path.write_text(to_markdown(df), encoding="utf-8")
     return path
 
 
@@ -315,6 +538,7 @@ _CJK_FONTS = (
     "Source Han Sans SC",
     "WenQuanYi Micro Hei",
     "WenQuanYi Zen Hei",
+    "Droid Sans Fallback",
     "SimHei",
     "Microsoft YaHei",
     "PingFang SC",
@@ -324,9 +548,13 @@ _CJK_FONTS = (
 
 
 def _cjk_font() -> str | None:
-    """Name of an installed font that has Chinese glyphs, or None."""
+    """Name of an installed font with Chinese glyphs (or of ``$MJSTATS_CJK_FONT``), or None."""
     from matplotlib import font_manager
 
+    path = os.environ.get("MJSTATS_CJK_FONT")
+    if path:
+        font_manager.fontManager.addfont(path)
+        return font_manager.FontProperties(fname=path).get_name()
     installed = {f.name for f in font_manager.fontManager.ttflist}
     for name in _CJK_FONTS:
         if name in installed:
@@ -344,11 +572,30 @@ def _fan_labels(df: pd.DataFrame) -> tuple[list[str], dict[str, Any]]:
     }
 
 
+def _axes(ax, figsize):
+    """``(ax, own)``: the given Axes, or a new pyplot figure's (``own``: we lay it out)."""
+    if ax is not None:
+        return ax, False
+    import matplotlib.pyplot as plt
+
+    return plt.subplots(figsize=figsize)[1], True
+
+
 def plot_fan_frequencies(agg: Aggregate, ax=None, top: int | None = None):
     """Horizontal bar chart of fan frequencies on a log scale, with 95 % intervals.
 
-    Labels are Chinese + English when a CJK font is installed (e.g. Debian's
-    ``fonts-noto-cjk``), English otherwise. Returns the matplotlib Axes.
+    Only fans that occur are shown (the ``top`` most frequent if given). Labels
+    are Chinese + English when a CJK font is available (see the module notes),
+    English otherwise. Returns the matplotlib Axes (a new pyplot figure unless
+    ``ax`` is given).
+
+    Examples
+    --------
+    >>> from mjstats.report import plot_fan_frequencies, _demo_aggregate
+    >>> ax = plot_fan_frequencies(_demo_aggregate())
+    >>> ax.get_xscale(), len(ax.patches)
+    ('log', 3)
+    >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
     """
     import matplotlib.pyplot as plt
 
@@ -358,8 +605,7 @@ def plot_fan_frequencies(agg: Aggregate, ax=None, top: int | None = None):
         t = t.tail(top)
     labels, rc = _fan_labels(t)
     with plt.rc_context(rc):
-        if ax is None:
-            _, ax = plt.subplots(figsize=(8, max(3, 0.22 * len(t) + 1)))
+        ax, own = _axes(ax, (8, max(3, 0.22 * len(t) + 1)))
         y = np.arange(len(t))
         err = np.vstack([t["frequency"] - t["ci_low"], t["ci_high"] - t["frequency"]])
         ax.barh(y, t["frequency"], xerr=err, color="#3b75af", ecolor="#555", capsize=1.5)
@@ -367,39 +613,67 @@ def plot_fan_frequencies(agg: Aggregate, ax=None, top: int | None = None):
         ax.set_xscale("log")
         ax.set_xlabel("P(fan in best score | complete hand)")
         ax.set_title(f"Fan frequencies ({agg.kind}, {_complete(agg):,} complete hands)")
-        ax.figure.tight_layout()
+        if own:
+            ax.figure.tight_layout()
     return ax
 
 
-def plot_total_distribution(agg: Aggregate, ax=None, flowers: bool = False):
-    """Bar chart of the fan-total distribution with the ruleset minimum marked."""
-    import matplotlib.pyplot as plt
+def plot_total_distribution(
+    agg: Aggregate, ax=None, flowers: bool = False, ruleset: Ruleset | str | None = None
+):
+    """Bar chart of the fan-total distribution (log scale) with the minimum marked.
 
-    rs = _ruleset(agg, None)
+    The dashed line sits at the ruleset minimum (8 in MCR); its legend gives
+    P(total >= minimum). ``flowers=False`` (default) plots totals without flower
+    points, as the 8-fan rule counts them.
+
+    Examples
+    --------
+    >>> from mjstats.report import plot_total_distribution, _demo_aggregate
+    >>> ax = plot_total_distribution(_demo_aggregate())
+    >>> ax.get_legend().get_texts()[0].get_text()
+    'minimum 8: P(total >= 8) = 1.000'
+    >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
+    """
+    rs = _ruleset(agg, ruleset)
     d = total_distribution(agg, flowers=flowers)
-    if ax is None:
-        _, ax = plt.subplots(figsize=(8, 4))
-    ax.bar(d["total"], d["pmf"], width=1.0, color="#3b75af")
+    ax, own = _axes(ax, (8, 4))
+    shown = d[d["hands"] > 0]
+    ax.bar(shown["total"], shown["pmf"], width=1.0, color="#3b75af")
+    p_min = float(d["sf"].iloc[rs.minimum]) if len(d) > rs.minimum else 0.0
     ax.axvline(
         rs.minimum - 0.5,
         color="#c0392b",
         linestyle="--",
-        label=f"minimum {rs.minimum}: P(total >= {rs.minimum}) = "
-        f"{float(d['sf'].iloc[rs.minimum]) if len(d) > rs.minimum else 0.0:.3f}",
+        label=f"minimum {rs.minimum}: P(total >= {rs.minimum}) = {p_min:.3f}",
     )
     ax.set_yscale("log")
     ax.set_xlabel("fan total" + ("" if flowers else " (without flowers)"))
     ax.set_ylabel("probability")
+    ax.set_title(f"Fan totals ({agg.kind}, {_complete(agg):,} complete hands)")
     ax.legend()
-    ax.figure.tight_layout()
+    if own:
+        ax.figure.tight_layout()
     return ax
 
 
 def plot_cooccurrence(agg: Aggregate, ax=None, kind: str = "lift", top: int = 30):
-    """Heatmap of fan co-occurrence among the ``top`` most frequent fans (log2 lift by default)."""
+    """Heatmap of fan co-occurrence among the ``top`` most frequent fans.
+
+    ``kind`` as in :func:`cooccurrence`; lift is drawn as log2 lift on a
+    diverging scale (0 = independent; never-together pairs are blank).
+
+    Examples
+    --------
+    >>> from mjstats.report import plot_cooccurrence, _demo_aggregate
+    >>> ax = plot_cooccurrence(_demo_aggregate(), kind="conditional")
+    >>> ax.images[0].get_array().shape
+    (3, 3)
+    >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
+    """
     import matplotlib.pyplot as plt
 
-    freq = fan_table(agg).sort_values("hands", ascending=False)
+    freq = fan_table(agg).sort_values("hands", ascending=False, kind="stable")
     keep = freq[freq["hands"] > 0].head(top)
     m = cooccurrence(agg, kind=kind).loc[keep["en"], keep["en"]]
     values = m.to_numpy(dtype=float)
@@ -409,9 +683,10 @@ def plot_cooccurrence(agg: Aggregate, ax=None, kind: str = "lift", top: int = 30
         values[~np.isfinite(values)] = np.nan
     labels, rc = _fan_labels(keep)
     with plt.rc_context(rc):
-        if ax is None:
-            _, ax = plt.subplots(figsize=(9, 8))
-        lim = np.nanmax(np.abs(values)) if np.isfinite(values).any() else 1.0
+        ax, own = _axes(ax, (9, 8))
+        finite = np.isfinite(values)
+        lim = float(np.abs(values[finite]).max()) if finite.any() else 1.0
+        lim = lim or 1.0
         im = ax.imshow(
             values,
             cmap="RdBu_r" if kind == "lift" else "viridis",
@@ -422,22 +697,50 @@ def plot_cooccurrence(agg: Aggregate, ax=None, kind: str = "lift", top: int = 30
         ax.set_yticks(range(len(labels)), labels, fontsize=6)
         ax.figure.colorbar(im, ax=ax, label="log2 lift" if kind == "lift" else kind)
         ax.set_title(f"Fan co-occurrence ({kind})")
-        ax.figure.tight_layout()
+        if own:
+            ax.figure.tight_layout()
     return ax
 
 
+def plot_report(agg: Aggregate, table: str = "fans", kind: str = "lift", ax=None):
+    """The plot of a report table: ``"fans"``, ``"totals"`` or ``"cooccurrence"``.
+
+    Examples
+    --------
+    >>> from mjstats.report import plot_report, _demo_aggregate
+    >>> ax = plot_report(_demo_aggregate(), "totals")
+    >>> ax.get_yscale()
+    'log'
+    >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
+    """
+    _need_fans(agg)
+    if table == "fans":
+        return plot_fan_frequencies(agg, ax=ax)
+    if table == "totals":
+        return plot_total_distribution(agg, ax=ax)
+    if table == "cooccurrence":
+        return plot_cooccurrence(agg, ax=ax, kind=kind)
+    raise ValueError(f"no plot for table {table!r}; plots exist for {', '.join(PLOTS)}")
+
+
 def _demo_aggregate() -> Aggregate:
-    """A tiny hand-made aggregate for examples and tests (MCR, 10 complete hands)."""
+    """A tiny hand-made aggregate for examples (MCR counters, 10 complete hands of 20).
+
+    The counters are invented, not those of real hands: 大四喜 in 1 hand,
+    自摸 in 4, 花牌 in 6 (9 times); 6 discard wins of 8 fan, self-drawn wins of
+    10 (3) and 88 (1); 9 regular hands and 1 seven pairs.
+    """
     from mjstats.kernels.accumulate import TOTAL_BINS
 
     rs = get_ruleset("mcr")
     f = rs.n_fans
+    big4, drawn, flower = 0, rs.fan_id("self_drawn"), rs.fan_id("flower_tiles")
     cooc = np.zeros((f, f), np.int64)
-    cooc[0, 0] = 1
-    cooc[f - 2, f - 2] = 6
+    cooc[big4, big4], cooc[drawn, drawn], cooc[flower, flower] = 1, 4, 6
+    cooc[big4, drawn] = cooc[drawn, big4] = 1
+    cooc[drawn, flower] = cooc[flower, drawn] = 2
     fan_count = np.zeros(f, np.int64)
-    fan_count[0] = 1
-    fan_count[f - 2] = 9
+    fan_count[[big4, drawn, flower]] = 1, 4, 9
     total_hist = np.zeros((2, TOTAL_BINS), np.int64)
     total_hist[0, 8] = 6
     total_hist[1, 10] = 3
@@ -453,6 +756,6 @@ def _demo_aggregate() -> Aggregate:
             "cooccurrence": cooc,
             "total_hist": total_hist,
             "base_hist": total_hist.sum(axis=0),
-            "form_count": np.array([9, 1] + [0] * 6),
+            "form_count": np.array([0, 9, 1, 0, 0, 0, 0, 0, 0]),
         },
     )

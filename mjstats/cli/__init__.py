@@ -45,8 +45,13 @@ from mjstats.errors import InvalidHandError, UnknownRulesetError
 __all__ = ["COMMANDS", "cli", "main"]
 
 COMMANDS: dict[str, str] = {
+    "analyze": "mjstats.cli.analyze_cmd:command",
     "hand": "mjstats.cli:hand_command",
+    "records": "mjstats.cli.records_cmd:command",
+    "report": "mjstats.cli.report_cmd:command",
+    "score": "mjstats.cli.score_cmd:command",
     "shanten": "mjstats.cli.shanten_cmd:command",
+    "study": "mjstats.cli.study_cmd:command",
 }
 """Subcommand name -> ``"module:attribute"`` of its click command, imported on use."""
 

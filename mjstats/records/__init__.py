@@ -3,7 +3,9 @@
 :func:`read_botzone` reads Botzone's Chinese Standard Mahjong records (the
 official text data set and JSON judge logs), replays every game and returns a
 :class:`RecordSet`: the winning hands as a :class:`~mjstats.HandBatch` plus what
-the judge recorded (fans, totals) as a pandas DataFrame.
+the judge recorded (fans, totals) as a pandas DataFrame. :func:`check_records`
+scores every win and compares it with the judge; :func:`records_aggregate` gives
+the fan statistics of the real wins as a study aggregate (for :mod:`mjstats.report`).
 
 Examples
 --------
@@ -15,5 +17,25 @@ True
 from __future__ import annotations
 
 from mjstats.records.botzone import FAN_POINTS, RecordError, RecordSet, read_botzone
+from mjstats.records.check import (
+    BOTZONE_OPTIONS,
+    RecordCheck,
+    botzone_ruleset,
+    check_records,
+    records_aggregate,
+)
+from mjstats.records.names import JUDGE_NAMES, judge_fan_counts
 
-__all__ = ["FAN_POINTS", "RecordError", "RecordSet", "read_botzone"]
+__all__ = [
+    "BOTZONE_OPTIONS",
+    "FAN_POINTS",
+    "JUDGE_NAMES",
+    "RecordCheck",
+    "RecordError",
+    "RecordSet",
+    "botzone_ruleset",
+    "check_records",
+    "judge_fan_counts",
+    "read_botzone",
+    "records_aggregate",
+]

@@ -1,0 +1,132 @@
+"""``mjstats records PATH``: fan statistics of real Botzone wins, or ``--check`` them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+__all__ = ["command"]
+
+_SHOW_ERRORS = 5
+
+
+@click.command("records")
+@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Score every win with the judge's options and compare with its recorded fans; "
+    "exit status 1 on any mismatch.",
+)
+@click.option(
+    "--json",
+    "json_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the counts as JSON (--check: games, wins, matched, mismatched, mismatches; "
+    "otherwise: headline numbers and fan probabilities).",
+)
+@click.option(
+    "--skip-bad",
+    is_flag=True,
+    help="Skip malformed or truncated games (counted) instead of stopping at the first.",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Write aggregate.json and report tables (CSV) into this folder, like a study "
+    "(--check: also check.csv, one row per win).",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(min=0),
+    default=25,
+    show_default=True,
+    help="Rows of the fan table to print (0 = all).",
+)
+def command(path, check, json_path, skip_bad, out, top):
+    """Read Botzone game records: fan statistics of the real wins.
+
+    PATH is Botzone's text data set (data.txt, sample.txt), a JSON judge log or
+    a folder of them. Every win is rebuilt from the game and scored with the
+    judge's MCR options (明暗杠 5, flowers count toward 8). Without --check
+    this prints the fan-frequency table of the real wins, like 'mjstats
+    study'; 'mjstats report DIR' reads what --out writes.
+
+    With --check it compares every win with the fans the judge recorded and
+    prints games, wins, matched and mismatched, with the differences of each
+    mismatch; the exit status is 1 if any win differs.
+
+    \b
+    Examples:
+      mjstats records data/botzone/sample.txt --check
+      mjstats records data/botzone/judge-logs --check --json check.json
+      mjstats records data.txt --skip-bad --out results/botzone --top 0
+    """
+    from mjstats.records import RecordError, check_records, read_botzone, records_aggregate
+
+    try:
+        records = read_botzone(path, skip_bad=skip_bad)
+    except RecordError as exc:
+        raise click.ClickException(str(exc)) from None
+    for message in records.errors[:_SHOW_ERRORS]:
+        click.echo(f"skipped: {message}", err=True)
+    if records.bad > _SHOW_ERRORS:
+        click.echo(f"skipped: ... and {records.bad - _SHOW_ERRORS:,} more bad games", err=True)
+    if check:
+        result = check_records(records)
+        _print_check(result, skip_bad)
+        agg = records_aggregate(records) if out is not None else None
+        report = result.to_dict()
+    else:
+        from mjstats.cli.study_cmd import print_fan_table
+        from mjstats.report import fan_table, summary
+
+        agg = records_aggregate(records)
+        click.echo(
+            f"{records.games:,} games: {records.wins:,} wins, {records.drawn:,} drawn, "
+            f"{records.aborted:,} aborted, {records.bad:,} bad"
+        )
+        if agg["complete"][0] > 0:
+            print_fan_table(agg, top)
+        table = fan_table(agg)
+        report = {
+            "games": records.games,
+            "wins": records.wins,
+            "drawn": records.drawn,
+            "aborted": records.aborted,
+            "bad": records.bad,
+            **summary(agg),
+            "fan_probability": dict(zip(table["en"], table["frequency"], strict=True)),
+        }
+    if out is not None:
+        from mjstats.cli.study_cmd import write_study_outputs
+        from mjstats.report import write_report
+
+        paths = write_study_outputs(agg, out)
+        if check:
+            paths.append(write_report(result.table, out / "check.csv"))
+        for p in paths:
+            click.echo(f"wrote {p}", err=True)
+    if json_path is not None:
+        json_path.parent.mkdir(parents=True, exist_ok=True)
+        json_path.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
+        click.echo(f"wrote {json_path}", err=True)
+    if check and result.mismatched:
+        click.get_current_context().exit(1)
+
+
+def _print_check(result, skip_bad: bool) -> None:
+    rows = [("games", result.games), ("wins", result.wins)]
+    rows += [("matched", result.matched), ("mismatched", result.mismatched)]
+    rows += [("drawn", result.drawn), ("aborted", result.aborted)]
+    if skip_bad or result.bad:
+        rows.append(("bad", result.bad))
+    for label, value in rows:
+        click.echo(f"{label:<11}{value:>8,}")
+    for i in range(result.mismatched):
+        click.echo("")
+        click.echo(result.format_mismatch(i))

@@ -1,0 +1,196 @@
+"""``mjstats report STUDY_OUTPUT``: report tables and plots from a saved aggregate."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+__all__ = ["command"]
+
+_TABLES = ("fans", "totals", "forms", "cooccurrence", "payments", "summary")
+_FORMATS = ("table", "csv", "parquet", "json", "md", "png")
+_SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".json": "json", ".md": "md", ".png": "png"}
+
+
+@click.command("report")
+@click.argument("study_output", type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--table",
+    type=click.Choice(_TABLES),
+    default="fans",
+    show_default=True,
+    help="Which report: fan frequencies, total distribution, forms, fan co-occurrence, "
+    "payments by win type, or headline numbers.",
+)
+@click.option(
+    "--kind",
+    type=click.Choice(["count", "lift", "conditional"]),
+    default=None,
+    help="cooccurrence: hands with both fans, P(both)/(P(a)P(b)), or P(column | row) "
+    "[default: count; png: lift].",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(_FORMATS),
+    default=None,
+    help="Output format [default: from the --out suffix, else a terminal table]. "
+    "png draws the table's plot (fans, totals, cooccurrence).",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write here (csv, json and md go to standard output without --out).",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="fans: only the N most frequent fans; cooccurrence in the terminal: the N "
+    "largest pairs [default: every fan that occurs; 30 pairs].",
+)
+def command(study_output, table, kind, fmt, out, top):
+    """Report tables and plots from a study's or records' saved aggregate.
+
+    STUDY_OUTPUT is the folder written by 'mjstats study --out DIR' or
+    'mjstats records --out DIR' (its aggregate.json), or an aggregate JSON file.
+
+    \b
+    Examples:
+      mjstats study dealt --n 200000 --seed 7 --out results/dealt
+      mjstats report results/dealt                           # fan table in the terminal
+      mjstats report results/dealt --out fans.csv
+      mjstats report results/dealt --table totals --format md
+      mjstats report results/dealt --table cooccurrence --kind lift --out cooc.parquet
+      mjstats report results/dealt --out fans.png            # log-scale fan frequencies
+      mjstats report results/dealt --table totals --out totals.png
+    """
+    from mjstats.report import PLOTS, load_aggregate, report_table, write_report
+
+    if fmt is None:
+        fmt = "table" if out is None else _SUFFIXES.get(out.suffix.lower())
+        if fmt is None:
+            raise click.BadParameter(
+                f"cannot tell the format from {out.name!r}; give --format ({', '.join(_FORMATS)})",
+                param_hint="'--out'",
+            )
+    if fmt in ("parquet", "png") and out is None:
+        raise click.UsageError(f"--format {fmt} needs --out FILE")
+    if fmt == "table" and out is not None:
+        raise click.UsageError("--format table prints to the terminal; drop --out")
+    if fmt == "png" and table not in PLOTS:
+        raise click.BadParameter(
+            f"no plot for --table {table}; plots exist for {', '.join(PLOTS)}",
+            param_hint="'--format png'",
+        )
+    if kind is not None and table != "cooccurrence":
+        raise click.UsageError("--kind applies to --table cooccurrence only")
+    try:
+        agg = load_aggregate(study_output)
+        if fmt == "png":
+            _save_plot(agg, table, kind or "lift", out)
+            click.echo(f"wrote {out}", err=True)
+            return
+        df = report_table(agg, table, kind=kind or "count")
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+    if fmt == "table":
+        _print_table(df, agg, table, top)
+        return
+    if table == "fans" and top:
+        df = df.sort_values("frequency", ascending=False, kind="stable").head(top)
+    if out is None:
+        _write_stdout(df, fmt)
+    else:
+        write_report(df, out, fmt)
+        click.echo(f"wrote {out}", err=True)
+
+
+def _save_plot(agg, table: str, kind: str, out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from mjstats.report import plot_report
+
+    ax = plot_report(agg, table, kind=kind)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        ax.figure.savefig(out, dpi=150)
+    finally:
+        plt.close(ax.figure)
+
+
+def _write_stdout(df, fmt: str) -> None:
+    from mjstats.report import to_markdown
+
+    if fmt == "csv":
+        click.echo(df.to_csv(index=False), nl=False)
+    elif fmt == "json":
+        click.echo(df.to_json(orient="records", force_ascii=False, indent=1, double_precision=15))
+    else:
+        click.echo(to_markdown(df), nl=False)
+
+
+def _print_table(df, agg, table: str, top: int) -> None:
+    """Terminal output: the study fan table for fans, the strongest pairs for
+    cooccurrence (a matrix does not fit), a rich table of the rest."""
+    import pandas as pd
+    from rich.console import Console
+    from rich.table import Table
+
+    if table == "fans":
+        from mjstats.cli.study_cmd import print_fan_table
+
+        print_fan_table(agg, top)
+        return
+    if table == "cooccurrence":
+        df = _pairs(df).head(top or 30)
+    if table == "summary":
+        df = pd.DataFrame({"": list(df.columns), "value": [_cell(v) for v in df.iloc[0]]})
+    console = Console() if sys.stdout.isatty() else Console(width=160)
+    console.print(f"[bold]{agg.kind}[/] aggregate: {table}")
+    out = Table(show_edge=False, header_style="bold")
+    for col in df.columns:
+        numeric = pd.api.types.is_numeric_dtype(df[col])
+        out.add_column(str(col), justify="right" if numeric else "left")
+    for row in df.itertuples(index=False):
+        out.add_row(*(_cell(v) for v in row))
+    console.print(out)
+
+
+def _pairs(matrix):
+    """Co-occurrence matrix (first column ``fan``) as pairs, largest values first."""
+    import numpy as np
+
+    m = matrix.set_index("fan")
+    values = m.to_numpy(dtype=float)
+    symmetric = np.allclose(values, values.T, equal_nan=True)
+    rows, cols = np.nonzero(
+        np.triu(np.ones_like(values, bool), 1) if symmetric else ~np.eye(len(m), dtype=bool)
+    )
+    v = values[rows, cols]
+    keep = np.isfinite(v) & (v > 0)
+    import pandas as pd
+
+    pairs = pd.DataFrame(
+        {
+            "fan": m.index.to_numpy()[rows[keep]],
+            "with fan": m.columns.to_numpy()[cols[keep]],
+            "value": v[keep],
+        }
+    )
+    return pairs.sort_values("value", ascending=False, kind="stable")
+
+
+def _cell(v) -> str:
+    import numpy as np
+
+    if isinstance(v, (float, np.floating)):
+        return "" if np.isnan(v) else f"{float(v):.6g}"
+    return str(v)

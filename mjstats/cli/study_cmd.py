@@ -1,0 +1,263 @@
+"""``mjstats study KIND``: run a fan-probability study and print its fan table."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+__all__ = ["command", "print_fan_table", "write_study_outputs"]
+
+_DEFAULT_N = {"sample": 1_000_000, "dealt": 1_000_000, "play": 20_000}
+
+
+def print_fan_table(agg, top: int) -> None:
+    """Print headline numbers and the fan-frequency table of an aggregate (rich table)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from mjstats.report import fan_table, summary
+
+    s = summary(agg)
+    # a pipe or file gets full-width lines rather than the 80-column default
+    console = Console() if sys.stdout.isatty() else Console(width=130)
+    console.print(
+        f"[bold]{agg.kind}[/] study, ruleset {s['ruleset']}: {s['hands']:,} hands, "
+        f"{s['complete']:,} complete, P(legal | complete) = {s['p_legal']:.4f}, "
+        f"mean total {s['mean_total']:.2f}"
+    )
+    t = fan_table(agg)
+    t = t[t["hands"] > 0].sort_values("frequency", ascending=False)
+    if top:
+        t = t.head(top)
+    exact = bool(agg.params.get("exact"))
+    table = Table(show_edge=False, header_style="bold")
+    for col, justify in (("fan", "left"), ("points", "right"), ("frequency", "right")):
+        table.add_column(col, justify=justify)
+    if not exact:
+        table.add_column("95% CI", justify="right")
+    table.add_column("expected points", justify="right")
+    for row in t.itertuples(index=False):
+        cells = [f"{row.zh} {row.en}", str(row.points), f"{row.frequency:.6f}"]
+        if not exact:
+            cells.append(f"{row.ci_low:.6f}-{row.ci_high:.6f}")
+        cells.append(f"{row.expected_points:.4f}")
+        table.add_row(*cells)
+    console.print(table)
+
+
+def write_study_outputs(agg, out: Path) -> list[Path]:
+    """Write ``aggregate.json`` and the standard report tables (CSV) into folder ``out``."""
+    from mjstats.report import fan_table, form_table, payments, total_distribution, write_report
+
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [agg.save(out / "aggregate.json")]
+    if "cooccurrence" in agg.counters:
+        paths.append(write_report(fan_table(agg), out / "fans.csv"))
+        paths.append(write_report(total_distribution(agg), out / "totals.csv"))
+        paths.append(write_report(form_table(agg), out / "forms.csv"))
+        paths.append(write_report(payments(agg), out / "payments.csv"))
+    if agg.kind == "dealt":
+        from mjstats.studies.dealt import shanten_table
+
+        paths.append(write_report(shanten_table(agg), out / "shanten.csv"))
+    if agg.kind == "play":
+        from mjstats.studies.play import win_curve
+
+        paths.append(write_report(win_curve(agg), out / "win_curve.csv"))
+    return paths
+
+
+def _json_summary(agg) -> dict:
+    if agg.kind == "exact":
+        from mjstats.studies.exact import exact_summary
+
+        return exact_summary(agg)
+    from mjstats.report import fan_table, summary
+
+    t = fan_table(agg)
+    return {**summary(agg), "fan_probability": dict(zip(t["en"], t["frequency"], strict=True))}
+
+
+@click.command("study")
+@click.argument(
+    "kind",
+    type=click.Choice(["sample", "dealt", "exact", "play"]),
+    default="sample",
+    required=False,
+)
+@click.option("--ruleset", default="mcr", show_default=True, help="Ruleset: mcr or two-player.")
+@click.option(
+    "--n",
+    "n",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Hands, deals or games [default: 1,000,000; play 20,000; exact: all].",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Seed: the same seed gives the same numbers on any machine or backend.",
+)
+@click.option(
+    "--tiles",
+    type=click.Choice(["13", "14"]),
+    default="14",
+    show_default=True,
+    help="dealt: tiles per deal.",
+)
+@click.option(
+    "--useful/--no-useful",
+    default=False,
+    show_default=True,
+    help="dealt: also useful-tile statistics (slower).",
+)
+@click.option(
+    "--policy",
+    default="efficiency",
+    show_default=True,
+    help="play: discard policy (efficiency, fan-aware).",
+)
+@click.option(
+    "--draws",
+    type=click.IntRange(min=1),
+    default=21,
+    show_default=True,
+    help="play: draws per game.",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(min=0),
+    default=25,
+    show_default=True,
+    help="Rows of the fan table to print (0 = all).",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Write aggregate.json and report tables (CSV) into this folder.",
+)
+@click.option(
+    "--json",
+    "json_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the headline numbers and fan probabilities as JSON.",
+)
+@click.option(
+    "--checkpoint",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Save progress here regularly (and on Ctrl-C).",
+)
+@click.option("--resume", is_flag=True, help="Continue from --checkpoint.")
+@click.option(
+    "--dask",
+    "dask_address",
+    default=None,
+    metavar="ADDRESS",
+    help="Run on Dask: a scheduler address, 'local' or 'local:N' workers.",
+)
+@click.option(
+    "--threads",
+    type=click.IntRange(min=1),
+    default=None,
+    help="numba threads [default: all cores].",
+)
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Progress bar [default: on when stderr is a terminal].",
+)
+def command(
+    kind,
+    ruleset,
+    n,
+    seed,
+    tiles,
+    useful,
+    policy,
+    draws,
+    top,
+    out,
+    json_path,
+    checkpoint,
+    resume,
+    dask_address,
+    threads,
+    progress,
+):
+    """Run a fan-probability study and print the fan-frequency table.
+
+    \b
+    KIND (default: sample):
+      sample  exactly distributed random complete hands (fast)
+      dealt   random deals: shanten per form, useful tiles, fans of complete deals
+      exact   every distinct complete hand, weighted: exact probabilities (minutes)
+      play    solitaire games with a discard policy: P(win by draw t), fans of wins
+
+    Convention for fan probabilities (sample, dealt, exact): a random 14-tile
+    deal conditioned on being complete, a uniformly random winning tile among
+    the 14, self-drawn, seat and round wind East, no flowers or melds.
+
+    \b
+    Examples:
+      mjstats study                                  # 1M sampled hands, seed 0
+      mjstats study exact --json exact.json
+      mjstats study dealt --n 200000 --seed 7 --out results/dealt
+      mjstats study play --policy fan-aware --n 5000 --draws 21
+      mjstats study sample --n 100000000 --checkpoint run.ckpt    # Ctrl-C, then --resume
+      mjstats study sample --dask local:2
+    """
+    import numba
+
+    from mjstats.studies import StudyInterrupted, make_study, run_study
+
+    if resume and checkpoint is None:
+        raise click.UsageError("--resume needs --checkpoint FILE")
+    if threads is not None:
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    if kind == "exact":
+        if n is not None:
+            raise click.UsageError("exact enumerates every hand; it takes no --n")
+        study = make_study("exact", ruleset=ruleset)
+    else:
+        n = _DEFAULT_N[kind] if n is None else n
+        params = {"n_games" if kind == "play" else "n": n, "seed": seed, "ruleset": ruleset}
+        if kind == "dealt":
+            params.update(tiles=int(tiles), useful=useful)
+        if kind == "play":
+            params.update(policy=policy, draws=draws)
+        study = make_study(kind, **params)
+    try:
+        agg = run_study(
+            study, dask=dask_address, checkpoint=checkpoint, resume=resume, progress=progress
+        )
+    except StudyInterrupted as exc:
+        cmd = f"mjstats study {kind} ... --checkpoint {exc.checkpoint} --resume"
+        raise click.ClickException(
+            f"interrupted; progress saved to {exc.checkpoint}; finish with: {cmd}"
+        ) from None
+    if "cooccurrence" in agg.counters and agg["complete"][0] > 0:
+        print_fan_table(agg, top)
+    if kind == "dealt":
+        from rich.console import Console
+
+        from mjstats.studies.dealt import shanten_table
+
+        Console().print(shanten_table(agg).to_string(index=False))
+    if kind == "play":
+        from mjstats.studies.play import play_summary
+
+        click.echo(json.dumps(play_summary(agg), indent=1))
+    if out is not None:
+        for p in write_study_outputs(agg, out):
+            click.echo(f"wrote {p}", err=True)
+    if json_path is not None:
+        json_path.write_text(json.dumps(_json_summary(agg), ensure_ascii=False, indent=1))
+        click.echo(f"wrote {json_path}", err=True)

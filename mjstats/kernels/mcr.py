@@ -1,0 +1,1860 @@
+"""MCR fan kernels: score complete hands the way the reference scorer does.
+
+The reference is ChineseOfficialMahjongHelper's ``calculate_fan`` as shipped in
+PyMahjongGB 1.4.0 (see ``shared/reference/mcr-reference-behaviour.md``); these
+kernels reproduce its fan tables, not its code. Fan ids are those of
+:mod:`mjstats.rules.mcr` (reference id - 1); :data:`POINTS` gives their values.
+
+Pipeline for one hand (:func:`score_hand`):
+
+1. Normalise the win flags the way the reference does (和绝张 cleared when
+   another copy is concealed, forced when the melds show the other three;
+   杠上开花 cleared without a kong; 抢杠和 cleared when the tile is held
+   elsewhere). The public wrapper rejects such contradictions instead.
+2. Special forms: with no meld, seven pairs / seven shifted pairs, honours and
+   knitted, thirteen orphans, then knitted straight + set + pair, then nine
+   gates; with one meld, knitted straight + meld + pair.
+3. Regular decompositions (when no special form matched, or it was seven
+   pairs), in the reference's enumeration order, each scored by
+   :func:`_score_division`: set-combination fans with the account-once caps,
+   concealed-pung rule, kong fans, pair fans, tile fans, wait fans (unique
+   formal wait only), the exclusion pass, the wind step, 无番和.
+4. Best table: strictly higher total wins; on a tie a later table wins if it
+   has 一色三同顺 or 三同刻, or if the current best is seven pairs.
+
+Flowers are added by the caller (:func:`score_rows`) after the choice.
+
+Options are a bit mask: :data:`OPT_MINGAN_GANG` (明暗杠 = 5, else 明杠 + 暗杠)
+and :data:`OPT_KNITTED_WAIT` (wait fans on a knitted-straight body).
+
+Forms (``form`` output codes): see :data:`FORM_NAMES`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from mjstats.kernels._jit import jit, pjit
+from mjstats.kernels.decompose import (
+    KNITTED,
+    MAX_DECOMPOSITIONS,
+    MAX_SPLITS,
+    enumerate_regular,
+    honors_knitted_kind,
+    is_nine_gates,
+    is_seven_pairs,
+    is_seven_shifted_pairs,
+    is_thirteen_orphans,
+    knitted_body,
+    packed_pair_ok,
+    packed_sets_ok,
+    suit_pack,
+    suit_sets_ok,
+)
+
+__all__ = [
+    "FORM_NAMES",
+    "N_FANS",
+    "OPT_KNITTED_WAIT",
+    "OPT_MINGAN_GANG",
+    "POINTS",
+    "context_problems",
+    "new_work",
+    "score_hand",
+    "score_rows",
+]
+
+# ---------------------------------------------------------------- fan ids
+BIG_FOUR_WINDS = 0
+BIG_THREE_DRAGONS = 1
+ALL_GREEN = 2
+NINE_GATES = 3
+FOUR_KONGS = 4
+SEVEN_SHIFTED_PAIRS = 5
+THIRTEEN_ORPHANS = 6
+ALL_TERMINALS = 7
+LITTLE_FOUR_WINDS = 8
+LITTLE_THREE_DRAGONS = 9
+ALL_HONORS = 10
+FOUR_CONCEALED_PUNGS = 11
+PURE_TERMINAL_CHOWS = 12
+QUADRUPLE_CHOW = 13
+FOUR_PURE_SHIFTED_PUNGS = 14
+FOUR_PURE_SHIFTED_CHOWS = 15
+THREE_KONGS = 16
+ALL_TERMINALS_AND_HONORS = 17
+SEVEN_PAIRS = 18
+GREATER_HONORS_AND_KNITTED_TILES = 19
+ALL_EVEN_PUNGS = 20
+FULL_FLUSH = 21
+PURE_TRIPLE_CHOW = 22
+PURE_SHIFTED_PUNGS = 23
+UPPER_TILES = 24
+MIDDLE_TILES = 25
+LOWER_TILES = 26
+PURE_STRAIGHT = 27
+THREE_SUITED_TERMINAL_CHOWS = 28
+PURE_SHIFTED_CHOWS = 29
+ALL_FIVE = 30
+TRIPLE_PUNG = 31
+THREE_CONCEALED_PUNGS = 32
+LESSER_HONORS_AND_KNITTED_TILES = 33
+KNITTED_STRAIGHT = 34
+UPPER_FOUR = 35
+LOWER_FOUR = 36
+BIG_THREE_WINDS = 37
+MIXED_STRAIGHT = 38
+REVERSIBLE_TILES = 39
+MIXED_TRIPLE_CHOW = 40
+MIXED_SHIFTED_PUNGS = 41
+CHICKEN_HAND = 42
+LAST_TILE_DRAW = 43
+LAST_TILE_CLAIM = 44
+OUT_WITH_REPLACEMENT_TILE = 45
+ROBBING_THE_KONG = 46
+ALL_PUNGS = 47
+HALF_FLUSH = 48
+MIXED_SHIFTED_CHOWS = 49
+ALL_TYPES = 50
+MELDED_HAND = 51
+TWO_CONCEALED_KONGS = 52
+TWO_DRAGONS_PUNGS = 53
+OUTSIDE_HAND = 54
+FULLY_CONCEALED_HAND = 55
+TWO_MELDED_KONGS = 56
+LAST_TILE = 57
+DRAGON_PUNG = 58
+PREVALENT_WIND = 59
+SEAT_WIND = 60
+CONCEALED_HAND = 61
+ALL_CHOWS = 62
+TILE_HOG = 63
+DOUBLE_PUNG = 64
+TWO_CONCEALED_PUNGS = 65
+CONCEALED_KONG = 66
+ALL_SIMPLES = 67
+PURE_DOUBLE_CHOW = 68
+MIXED_DOUBLE_CHOW = 69
+SHORT_STRAIGHT = 70
+TWO_TERMINAL_CHOWS = 71
+PUNG_OF_TERMINALS_OR_HONORS = 72
+MELDED_KONG = 73
+ONE_VOIDED_SUIT = 74
+NO_HONORS = 75
+EDGE_WAIT = 76
+CLOSED_WAIT = 77
+SINGLE_WAIT = 78
+SELF_DRAWN = 79
+FLOWER_TILES = 80
+CONCEALED_KONG_AND_MELDED_KONG = 81
+N_FANS = 82
+
+#: points of one occurrence of each fan id
+POINTS = np.array(
+    [88] * 7
+    + [64] * 6
+    + [48] * 2
+    + [32] * 3
+    + [24] * 9
+    + [16] * 6
+    + [12] * 5
+    + [8] * 9
+    + [6] * 7
+    + [4] * 4
+    + [2] * 10
+    + [1] * 12
+    + [1, 5],
+    dtype=np.int64,
+)
+POINTS.setflags(write=False)
+
+OPT_MINGAN_GANG = 1
+OPT_KNITTED_WAIT = 2
+
+FORM_NONE = 0
+FORM_REGULAR = 1
+FORM_SEVEN_PAIRS = 2
+FORM_SEVEN_SHIFTED_PAIRS = 3
+FORM_THIRTEEN_ORPHANS = 4
+FORM_LESSER_KNITTED = 5
+FORM_GREATER_KNITTED = 6
+FORM_KNITTED_STRAIGHT = 7
+FORM_NINE_GATES = 8
+#: ``form`` codes of :func:`score_hand` (index = code)
+FORM_NAMES = (
+    "none",
+    "regular",
+    "seven_pairs",
+    "seven_shifted_pairs",
+    "thirteen_orphans",
+    "honors_knitted",
+    "greater_honors_knitted",
+    "knitted_straight",
+    "nine_gates",
+)
+
+# ---------------------------------------------------------------- tile tables
+# reference sort code: suits characters, bamboo, dots; honours E S W N red green white
+_REF_CODE = np.zeros(34, dtype=np.int64)
+for _t in range(27):
+    _REF_CODE[_t] = (0, 2, 1)[_t // 9] * 9 + _t % 9
+for _t, _c in zip((27, 28, 29, 30, 33, 32, 31), range(27, 34), strict=True):
+    _REF_CODE[_t] = _c
+_REF_CODE.setflags(write=False)
+
+_REVERSIBLE = np.zeros(34, dtype=np.bool_)
+for _t in (9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 31):
+    _REVERSIBLE[_t] = True
+_REVERSIBLE.setflags(write=False)
+_GREEN = np.zeros(34, dtype=np.bool_)
+for _t in (19, 20, 21, 23, 25, 32):
+    _GREEN[_t] = True
+_GREEN.setflags(write=False)
+
+
+def _mask_of(tiles) -> int:
+    m = 0
+    for t in tiles:
+        m |= 1 << int(t)
+    return m
+
+
+_SUIT0 = 0x1FF
+_SUIT1 = 0x1FF << 9
+_SUIT2 = 0x1FF << 18
+_WINDS = 0xF << 27
+_DRAGONS = 0x7 << 31
+_HONORS = 0x7F << 27
+_NUMBERED = (1 << 27) - 1
+_TERMINALS = _mask_of((0, 8, 9, 17, 18, 26))
+_ORPHANS = _TERMINALS | _HONORS
+_REVERSIBLE_MASK = _mask_of(np.flatnonzero(_REVERSIBLE))
+_GREEN_MASK = _mask_of(np.flatnonzero(_GREEN))
+_KNITTED_MASKS = np.array([_mask_of(row) for row in KNITTED], dtype=np.int64)
+_KNITTED_MASKS.setflags(write=False)
+
+
+@jit
+def new_work():
+    """Scratch for :func:`score_hand`: a tuple of arrays, one per thread, reused
+    across hands (no allocation per hand). Callable from jitted code."""
+    return (
+        np.zeros(N_FANS, dtype=np.uint8),  # fan (reading being scored)
+        np.zeros((MAX_DECOMPOSITIONS, 4, 2), dtype=np.uint8),  # divisions
+        np.zeros((3, MAX_SPLITS), dtype=np.int64),  # per-suit splits
+        np.zeros((8, 4), dtype=np.uint8),  # sets of the reading
+        np.zeros((8, 4), dtype=np.uint8),  # sets of the best reading
+        np.zeros(N_FANS, dtype=np.uint8),  # base
+        np.zeros(34, dtype=np.uint8),  # standing
+        np.zeros(34, dtype=np.uint8),  # all34
+        np.zeros(34, dtype=np.uint8),  # tmp
+        np.zeros(MAX_DECOMPOSITIONS, dtype=np.uint8),  # pairs
+        np.zeros(8, dtype=np.uint8),  # gbuf
+    )
+
+
+# ---------------------------------------------------------------- small predicates
+@jit
+def _is_terminal(t):
+    return t < 27 and (t % 9 == 0 or t % 9 == 8)
+
+
+@jit
+def _is_wind(t):
+    return t >= 27 and t <= 30
+
+
+@jit
+def _is_dragon(t):
+    return t >= 31
+
+
+# ---------------------------------------------------------------- set combinations
+@jit
+def _chow_pair_fan(a, b):
+    """Fan of two chows given by reference codes of their lowest tiles, or -1."""
+    if a > b:
+        a, b = b, a
+    if a // 9 == b // 9:
+        d = b - a
+        if d == 0:
+            return PURE_DOUBLE_CHOW
+        if d == 3:
+            return SHORT_STRAIGHT
+        if d == 6:
+            return TWO_TERMINAL_CHOWS
+        return -1
+    if a % 9 == b % 9:
+        return MIXED_DOUBLE_CHOW
+    return -1
+
+
+@jit
+def _three_chow_fan(a, b, c):
+    """3-chow fan of sorted reference codes (lowest tiles), or -1."""
+    sa = a // 9
+    sb = b // 9
+    sc = c // 9
+    ra = a % 9
+    rb = b % 9
+    rc = c % 9
+    if sa != sb and sb != sc and sa != sc:
+        lo = min(ra, min(rb, rc))
+        hi = max(ra, max(rb, rc))
+        distinct = ra != rb and rb != rc and ra != rc
+        if distinct and hi - lo == 2:
+            return MIXED_SHIFTED_CHOWS
+        if distinct and lo == 0 and hi == 6 and ra + rb + rc == 9:
+            return MIXED_STRAIGHT
+        if ra == rb and rb == rc:
+            return MIXED_TRIPLE_CHOW
+        return -1
+    if sa == sb and sb == sc:
+        d1 = b - a
+        d2 = c - b
+        if d1 == d2 and (d1 == 1 or d1 == 2):
+            return PURE_SHIFTED_CHOWS
+        if ra == 0 and rb == 3 and rc == 6:
+            return PURE_STRAIGHT
+        if d1 == 0 and d2 == 0:
+            return PURE_TRIPLE_CHOW
+    return -1
+
+
+@jit
+def _extra_chow_fan(a, b, c, x):
+    """Best pair-fan of chow ``x`` with one of ``a, b, c`` (一般高 > 喜相逢 > 连六 > 老少副)."""
+    f0 = _chow_pair_fan(a, x)
+    f1 = _chow_pair_fan(b, x)
+    f2 = _chow_pair_fan(c, x)
+    if f0 == PURE_DOUBLE_CHOW or f1 == PURE_DOUBLE_CHOW or f2 == PURE_DOUBLE_CHOW:
+        return PURE_DOUBLE_CHOW
+    if f0 == MIXED_DOUBLE_CHOW or f1 == MIXED_DOUBLE_CHOW or f2 == MIXED_DOUBLE_CHOW:
+        return MIXED_DOUBLE_CHOW
+    if f0 == SHORT_STRAIGHT or f1 == SHORT_STRAIGHT or f2 == SHORT_STRAIGHT:
+        return SHORT_STRAIGHT
+    if f0 == TWO_TERMINAL_CHOWS or f1 == TWO_TERMINAL_CHOWS or f2 == TWO_TERMINAL_CHOWS:
+        return TWO_TERMINAL_CHOWS
+    return -1
+
+
+@jit
+def _capped_chow_pairs(fan, p0, p1, p2, p3, p4, p5, cap):
+    """Account-once: add pair-fans (ids or -1), at most ``cap``, trimming duplicates
+    in the order 老少副, 连六, 喜相逢, 一般高 (first down to 1, then to 0)."""
+    cnt0 = 0
+    cnt1 = 0
+    cnt2 = 0
+    cnt3 = 0
+    for i in range(6):
+        f = (
+            p0
+            if i == 0
+            else (p1 if i == 1 else (p2 if i == 2 else (p3 if i == 3 else (p4 if i == 4 else p5))))
+        )
+        if f == PURE_DOUBLE_CHOW:
+            cnt0 += 1
+        elif f == MIXED_DOUBLE_CHOW:
+            cnt1 += 1
+        elif f == SHORT_STRAIGHT:
+            cnt2 += 1
+        elif f == TWO_TERMINAL_CHOWS:
+            cnt3 += 1
+    total = cnt0 + cnt1 + cnt2 + cnt3
+    limit = 1
+    while total > cap and limit >= 0:
+        # 老少副
+        while cnt3 > limit and total > cap:
+            cnt3 -= 1
+            total -= 1
+        while cnt2 > limit and total > cap:
+            cnt2 -= 1
+            total -= 1
+        while cnt1 > limit and total > cap:
+            cnt1 -= 1
+            total -= 1
+        while cnt0 > limit and total > cap:
+            cnt0 -= 1
+            total -= 1
+        limit -= 1
+    fan[PURE_DOUBLE_CHOW] += cnt0
+    fan[MIXED_DOUBLE_CHOW] += cnt1
+    fan[SHORT_STRAIGHT] += cnt2
+    fan[TWO_TERMINAL_CHOWS] += cnt3
+
+
+@jit
+def _four_chows(fan, c0, c1, c2, c3):
+    """Chow fans of 4 chows (sorted reference codes); 双龙会 is checked by the caller."""
+    if c0 // 9 == c3 // 9:
+        d1 = c1 - c0
+        d2 = c2 - c1
+        d3 = c3 - c2
+        if d1 == 0 and d2 == 0 and d3 == 0:
+            fan[QUADRUPLE_CHOW] = 1
+            return
+        if d1 == d2 and d2 == d3 and (d1 == 1 or d1 == 2):
+            fan[FOUR_PURE_SHIFTED_CHOWS] = 1
+            return
+    f = _three_chow_fan(c0, c1, c2)
+    if f >= 0:
+        fan[f] = 1
+        g = _extra_chow_fan(c0, c1, c2, c3)
+        if g >= 0:
+            fan[g] += 1
+        return
+    f = _three_chow_fan(c0, c1, c3)
+    if f >= 0:
+        fan[f] = 1
+        g = _extra_chow_fan(c0, c1, c3, c2)
+        if g >= 0:
+            fan[g] += 1
+        return
+    f = _three_chow_fan(c0, c2, c3)
+    if f >= 0:
+        fan[f] = 1
+        g = _extra_chow_fan(c0, c2, c3, c1)
+        if g >= 0:
+            fan[g] += 1
+        return
+    f = _three_chow_fan(c1, c2, c3)
+    if f >= 0:
+        fan[f] = 1
+        g = _extra_chow_fan(c1, c2, c3, c0)
+        if g >= 0:
+            fan[g] += 1
+        return
+    p01 = _chow_pair_fan(c0, c1)
+    p02 = _chow_pair_fan(c0, c2)
+    p03 = _chow_pair_fan(c0, c3)
+    p12 = _chow_pair_fan(c1, c2)
+    p13 = _chow_pair_fan(c1, c3)
+    p23 = _chow_pair_fan(c2, c3)
+    cap = 3
+    if p01 < 0 and p02 < 0 and p03 < 0:
+        cap -= 1
+    if p01 < 0 and p12 < 0 and p13 < 0:
+        cap -= 1
+    if p02 < 0 and p12 < 0 and p23 < 0:
+        cap -= 1
+    if p03 < 0 and p13 < 0 and p23 < 0:
+        cap -= 1
+    if cap > 0:
+        _capped_chow_pairs(fan, p01, p02, p03, p12, p13, p23, cap)
+
+
+@jit
+def _three_chows(fan, c0, c1, c2):
+    f = _three_chow_fan(c0, c1, c2)
+    if f >= 0:
+        fan[f] = 1
+        return
+    _capped_chow_pairs(
+        fan, _chow_pair_fan(c0, c1), _chow_pair_fan(c0, c2), _chow_pair_fan(c1, c2), -1, -1, -1, 2
+    )
+
+
+@jit
+def _pung_pair_fan(a, b):
+    """Fan of two pungs given by reference codes, or -1."""
+    if a < 27 and b < 27:
+        if a % 9 == b % 9:
+            return DOUBLE_PUNG
+        return -1
+    if a >= 31 and b >= 31:
+        return TWO_DRAGONS_PUNGS
+    return -1
+
+
+@jit
+def _three_pung_fan(a, b, c):
+    """3-pung fan of sorted reference codes, or -1."""
+    if a < 27 and b < 27 and c < 27:
+        sa = a // 9
+        sb = b // 9
+        sc = c // 9
+        ra = a % 9
+        rb = b % 9
+        rc = c % 9
+        if sa != sb and sb != sc and sa != sc:
+            lo = min(ra, min(rb, rc))
+            hi = max(ra, max(rb, rc))
+            if ra != rb and rb != rc and ra != rc and hi - lo == 2:
+                return MIXED_SHIFTED_PUNGS
+            if ra == rb and rb == rc:
+                return TRIPLE_PUNG
+            return -1
+        if sa == sb and sb == sc and b - a == 1 and c - b == 1:
+            return PURE_SHIFTED_PUNGS
+        return -1
+    if a >= 27 and c <= 30:
+        return BIG_THREE_WINDS
+    if a >= 31:
+        return BIG_THREE_DRAGONS
+    return -1
+
+
+@jit
+def _four_pungs(fan, p):
+    """Pung fans of 4 pungs (sorted reference codes in p[0:4])."""
+    a = p[0]
+    b = p[1]
+    c = p[2]
+    d = p[3]
+    if a < 27 and d < 27 and a // 9 == d // 9 and b - a == 1 and c - b == 1 and d - c == 1:
+        fan[FOUR_PURE_SHIFTED_PUNGS] = 1
+        return
+    if a >= 27 and d <= 30:
+        fan[BIG_FOUR_WINDS] = 1
+        return
+    free = -1
+    f = _three_pung_fan(a, b, c)
+    if f >= 0:
+        free = 3
+    else:
+        f = _three_pung_fan(a, b, d)
+        if f >= 0:
+            free = 2
+        else:
+            f = _three_pung_fan(a, c, d)
+            if f >= 0:
+                free = 1
+            else:
+                f = _three_pung_fan(b, c, d)
+                if f >= 0:
+                    free = 0
+    if free >= 0:
+        fan[f] = 1
+        for i in range(4):
+            if i == free:
+                continue
+            g = _pung_pair_fan(p[i], p[free])
+            if g >= 0:
+                fan[g] += 1
+                break
+        return
+    for i in range(4):
+        for j in range(i + 1, 4):
+            g = _pung_pair_fan(p[i], p[j])
+            if g >= 0:
+                fan[g] += 1
+
+
+# ---------------------------------------------------------------- tile-level fans
+@jit
+def _win_flag_fans(fan, sd, t4, kong, wall):
+    if t4:
+        fan[LAST_TILE] = 1
+    if wall:
+        if sd:
+            fan[LAST_TILE_DRAW] = 1
+        else:
+            fan[LAST_TILE_CLAIM] = 1
+    if kong:
+        if sd:
+            fan[OUT_WITH_REPLACEMENT_TILE] = 1
+        else:
+            fan[ROBBING_THE_KONG] = 1
+            fan[LAST_TILE] = 0
+    if sd:
+        fan[SELF_DRAWN] = 1
+
+
+@jit
+def _presence(counts):
+    """34-bit mask of the kinds present in ``counts``."""
+    m = 0
+    for t in range(34):
+        m |= (1 if counts[t] > 0 else 0) << t
+    return m
+
+
+@jit
+def _has_knitted(pm):
+    """Some knitted sequence (组合龙) is fully present in the presence mask."""
+    for k in range(6):
+        km = _KNITTED_MASKS[k]
+        if (pm & km) == km:
+            return True
+    return False
+
+
+@jit
+def _popcount(x):
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@jit
+def _suit_fans(fan, pm):
+    """无字, 缺一门, 混一色, 清一色, 五门齐 from the presence mask ``pm``."""
+    has_m = (pm & _SUIT0) != 0
+    has_p = (pm & _SUIT1) != 0
+    has_s = (pm & _SUIT2) != 0
+    has_w = (pm & _WINDS) != 0
+    has_d = (pm & _DRAGONS) != 0
+    if not has_w and not has_d:
+        fan[NO_HONORS] = 1
+    ns = int(has_m) + int(has_p) + int(has_s)
+    if ns == 2:
+        fan[ONE_VOIDED_SUIT] = 1
+    elif ns == 1:
+        if has_w or has_d:
+            fan[HALF_FLUSH] = 1
+        else:
+            fan[FULL_FLUSH] = 1
+            fan[NO_HONORS] = 0
+    elif ns == 3 and has_w and has_d:
+        fan[ALL_TYPES] = 1
+
+
+@jit
+def _trait_fans(fan, pm):
+    """断幺, 推不倒, 绿一色, 字一色, 清幺九, 混幺九 from the presence mask."""
+    simples = (pm & _ORPHANS) == 0
+    if simples:
+        fan[ALL_SIMPLES] = 1
+    if (pm & ~_REVERSIBLE_MASK) == 0:
+        fan[REVERSIBLE_TILES] = 1
+    if (pm & ~_GREEN_MASK) == 0:
+        fan[ALL_GREEN] = 1
+    if not simples:
+        if (pm & ~_HONORS) == 0:
+            fan[ALL_HONORS] = 1
+        elif (pm & ~_TERMINALS) == 0:
+            fan[ALL_TERMINALS] = 1
+        elif (pm & ~_ORPHANS) == 0:
+            fan[ALL_TERMINALS_AND_HONORS] = 1
+
+
+@jit
+def _range_fans(fan, pm):
+    """全小/小于五, 全大/大于五, 全中 (numbered tiles only) from the presence mask."""
+    if pm & _HONORS:
+        return
+    rm = (pm | (pm >> 9) | (pm >> 18)) & 0x1FF
+    if rm == 0:
+        return
+    if rm & ~0xF == 0:
+        if rm & 0x8:
+            fan[LOWER_FOUR] = 1
+        else:
+            fan[LOWER_TILES] = 1
+    elif rm & 0x1F == 0:
+        if rm & 0x20:
+            fan[UPPER_FOUR] = 1
+        else:
+            fan[UPPER_TILES] = 1
+    elif rm & ~0x38 == 0:
+        fan[MIDDLE_TILES] = 1
+
+
+@jit
+def _exclusions(fan):
+    """The reference's single exclusion pass (order matters)."""
+    if fan[BIG_FOUR_WINDS]:
+        fan[ALL_PUNGS] = 0
+        fan[PUNG_OF_TERMINALS_OR_HONORS] = 0
+    if fan[BIG_THREE_DRAGONS]:
+        fan[DRAGON_PUNG] = 0
+    if fan[ALL_GREEN]:
+        fan[HALF_FLUSH] = 0
+        fan[ONE_VOIDED_SUIT] = 0
+    if fan[FOUR_KONGS]:
+        fan[SINGLE_WAIT] = 0
+    if fan[ALL_TERMINALS]:
+        fan[ALL_PUNGS] = 0
+        fan[OUTSIDE_HAND] = 0
+        fan[PUNG_OF_TERMINALS_OR_HONORS] = 0
+        fan[NO_HONORS] = 0
+        fan[DOUBLE_PUNG] = 0
+    if fan[LITTLE_FOUR_WINDS]:
+        fan[PUNG_OF_TERMINALS_OR_HONORS] = 0
+    if fan[LITTLE_THREE_DRAGONS]:
+        fan[DRAGON_PUNG] = 0
+    if fan[ALL_HONORS]:
+        fan[ALL_PUNGS] = 0
+        fan[OUTSIDE_HAND] = 0
+        fan[PUNG_OF_TERMINALS_OR_HONORS] = 0
+        fan[ONE_VOIDED_SUIT] = 0
+    if fan[FOUR_CONCEALED_PUNGS]:
+        fan[ALL_PUNGS] = 0
+        fan[CONCEALED_HAND] = 0
+        if fan[FULLY_CONCEALED_HAND]:
+            fan[FULLY_CONCEALED_HAND] = 0
+            fan[SELF_DRAWN] = 1
+    if fan[PURE_TERMINAL_CHOWS]:
+        fan[FULL_FLUSH] = 0
+        fan[ALL_CHOWS] = 0
+        fan[NO_HONORS] = 0
+    if fan[FOUR_PURE_SHIFTED_PUNGS]:
+        fan[ALL_PUNGS] = 0
+    if fan[ALL_TERMINALS_AND_HONORS]:
+        fan[ALL_PUNGS] = 0
+        fan[OUTSIDE_HAND] = 0
+        fan[PUNG_OF_TERMINALS_OR_HONORS] = 0
+    if fan[ALL_EVEN_PUNGS]:
+        fan[ALL_PUNGS] = 0
+        fan[ALL_SIMPLES] = 0
+        fan[NO_HONORS] = 0
+    if fan[UPPER_TILES] or fan[LOWER_TILES]:
+        fan[NO_HONORS] = 0
+    if fan[MIDDLE_TILES]:
+        fan[ALL_SIMPLES] = 0
+        fan[NO_HONORS] = 0
+    if fan[THREE_SUITED_TERMINAL_CHOWS]:
+        fan[ALL_CHOWS] = 0
+        fan[NO_HONORS] = 0
+    if fan[ALL_FIVE]:
+        fan[ALL_SIMPLES] = 0
+        fan[NO_HONORS] = 0
+    if fan[UPPER_FOUR] or fan[LOWER_FOUR]:
+        fan[NO_HONORS] = 0
+    if fan[BIG_THREE_WINDS]:
+        if not fan[ALL_HONORS] and not fan[ALL_TERMINALS_AND_HONORS]:
+            if fan[PUNG_OF_TERMINALS_OR_HONORS] >= 3:
+                fan[PUNG_OF_TERMINALS_OR_HONORS] -= 3
+            else:
+                fan[PUNG_OF_TERMINALS_OR_HONORS] = 0
+    if fan[REVERSIBLE_TILES]:
+        fan[ONE_VOIDED_SUIT] = 0
+    if fan[LAST_TILE_DRAW] or fan[OUT_WITH_REPLACEMENT_TILE]:
+        fan[SELF_DRAWN] = 0
+    if fan[MELDED_HAND]:
+        fan[SINGLE_WAIT] = 0
+    if fan[TWO_DRAGONS_PUNGS]:
+        fan[DRAGON_PUNG] = 0
+    if fan[FULLY_CONCEALED_HAND]:
+        fan[SELF_DRAWN] = 0
+    if fan[ALL_CHOWS] or fan[ALL_SIMPLES]:
+        fan[NO_HONORS] = 0
+
+
+@jit
+def _wind_pung(fan, t, seat_w, round_w):
+    """Wind step for one wind pung/kong tile ``t`` (after the exclusion pass)."""
+    w = t - 27
+    keep = (
+        fan[BIG_THREE_WINDS] == 0
+        and fan[ALL_TERMINALS_AND_HONORS] == 0
+        and fan[ALL_HONORS] == 0
+        and fan[LITTLE_FOUR_WINDS] == 0
+    )
+    if w == round_w:
+        fan[PREVALENT_WIND] = 1
+        if keep and fan[PUNG_OF_TERMINALS_OR_HONORS] > 0:
+            fan[PUNG_OF_TERMINALS_OR_HONORS] -= 1
+    if w == seat_w:
+        fan[SEAT_WIND] = 1
+        if keep and w != round_w and fan[PUNG_OF_TERMINALS_OR_HONORS] > 0:
+            fan[PUNG_OF_TERMINALS_OR_HONORS] -= 1
+
+
+@jit
+def _finish(fan):
+    """无番和 when nothing scored; returns the total (flowers not included)."""
+    total = 0
+    for f in range(N_FANS):
+        total += fan[f] * POINTS[f]
+    if total == 0:
+        fan[CHICKEN_HAND] = 1
+        total = POINTS[CHICKEN_HAND]
+    return total
+
+
+@jit
+def _kong_fans(fan, mk, ck, cp, opts):
+    """Kong fans and concealed-pung fans from melded kongs, concealed kongs and
+    concealed pungs."""
+    kongs = mk + ck
+    if kongs == 1:
+        if mk == 1:
+            fan[MELDED_KONG] = 1
+        else:
+            fan[CONCEALED_KONG] = 1
+    elif kongs == 2:
+        if ck == 0:
+            fan[TWO_MELDED_KONGS] = 1
+        elif ck == 1:
+            if opts & OPT_MINGAN_GANG:
+                fan[CONCEALED_KONG_AND_MELDED_KONG] = 1
+            else:
+                fan[MELDED_KONG] = 1
+                fan[CONCEALED_KONG] = 1
+        else:
+            fan[TWO_CONCEALED_KONGS] = 1
+    elif kongs == 3:
+        fan[THREE_KONGS] = 1
+    elif kongs == 4:
+        fan[FOUR_KONGS] = 1
+    c = ck + cp
+    if kongs == 2 and ck == 2 and c == 2:
+        return
+    if c == 2:
+        fan[TWO_CONCEALED_PUNGS] = 1
+    elif c == 3:
+        fan[THREE_CONCEALED_PUNGS] = 1
+    elif c == 4:
+        fan[FOUR_CONCEALED_PUNGS] = 1
+
+
+@jit
+def _pung_fan(fan, t):
+    if t >= 31:
+        fan[DRAGON_PUNG] += 1
+    elif t >= 27 or t % 9 == 0 or t % 9 == 8:
+        fan[PUNG_OF_TERMINALS_OR_HONORS] += 1
+
+
+# ---------------------------------------------------------------- one regular division
+@jit
+def _score_division(sets, pair, win_tile, sd, unique_wait, seat_w, round_w, opts, base, fan, tmp):
+    """Fan table of one regular division.
+
+    ``sets`` rows 0-3: [kind (1 chow, 2 pung, 3 kong), tile (chow: lowest),
+    melded (0/1), 0]. ``base`` holds the division-independent fans (win flags,
+    concealment, suit/trait/range fans, 四归一). Returns the total.
+    """
+    for f in range(N_FANS):
+        fan[f] = base[f]
+    # one pass over the sets: combination codes, kong/pung counts, per-set traits,
+    # wait positions; the concealed-pung rule on a discard is applied after it
+    win_in_chow = False
+    win_pung = False  # a concealed (non-kong) pung of the winning tile
+    edge = False
+    closed = False
+    has_wind_pung = False
+    outside = pair >= 27 or pair % 9 == 0 or pair % 9 == 8
+    five = pair < 27 and pair % 9 == 4
+    even = pair < 27 and (pair % 9) % 2 == 1
+    nc = 0
+    npg = 0
+    mk = 0
+    ck = 0
+    cp = 0
+    for i in range(4):
+        k = sets[i, 0]
+        t = sets[i, 1]
+        if k == 1:
+            tmp[nc] = _REF_CODE[t]
+            nc += 1
+            r = t % 9
+            if not (r == 0 or r == 6):
+                outside = False
+            if not (r >= 2 and r <= 4):
+                five = False
+            even = False
+            if sets[i, 2] == 0 and win_tile >= t and win_tile <= t + 2:
+                win_in_chow = True
+                if win_tile == t + 1:
+                    closed = True
+                elif (win_tile == t + 2 and r == 0) or (win_tile == t and r == 6):
+                    edge = True
+        else:
+            tmp[4 + npg] = _REF_CODE[t]
+            npg += 1
+            if k == 3:
+                if sets[i, 2]:
+                    mk += 1
+                else:
+                    ck += 1
+            elif sets[i, 2] == 0:
+                cp += 1
+                if t == win_tile:
+                    win_pung = True
+            _pung_fan(fan, t)
+            if t >= 27:
+                five = False
+                even = False
+                if t <= 30:
+                    has_wind_pung = True
+            else:
+                r = t % 9
+                if not (r == 0 or r == 8):
+                    outside = False
+                if r != 4:
+                    five = False
+                if r % 2 == 0:
+                    even = False
+    if win_pung and not sd and not win_in_chow:
+        cp -= 1  # the discard completed that pung: it counts as melded
+    if npg > 0:
+        _kong_fans(fan, mk, ck, cp, opts)
+        if npg == 4 and fan[FOUR_KONGS] == 0 and fan[FOUR_CONCEALED_PUNGS] == 0:
+            fan[ALL_PUNGS] = 1
+    # sort chow codes tmp[0:nc] and pung codes tmp[4:4+npg]
+    for i in range(1, nc):
+        v = tmp[i]
+        j = i - 1
+        while j >= 0 and tmp[j] > v:
+            tmp[j + 1] = tmp[j]
+            j -= 1
+        tmp[j + 1] = v
+    for i in range(1, npg):
+        v = tmp[4 + i]
+        j = i - 1
+        while j >= 0 and tmp[4 + j] > v:
+            tmp[4 + j + 1] = tmp[4 + j]
+            j -= 1
+        tmp[4 + j + 1] = v
+    pr = _REF_CODE[pair]
+    if nc == 4:
+        c0 = tmp[0]
+        c1 = tmp[1]
+        c2 = tmp[2]
+        c3 = tmp[3]
+        done = False
+        if pr < 27 and pr % 9 == 4:
+            # 三色双龙会 / 一色双龙会: 123 + 789 in two suits, or twice in one suit, pair 5
+            ps = pr // 9
+            if c0 // 9 == ps and c3 // 9 == ps:
+                if c0 % 9 == 0 and c1 % 9 == 0 and c2 % 9 == 6 and c3 % 9 == 6:
+                    fan[PURE_TERMINAL_CHOWS] = 1
+                    done = True
+            elif (
+                c0 // 9 == c1 // 9
+                and c2 // 9 == c3 // 9
+                and c0 // 9 != c2 // 9
+                and c0 // 9 != ps
+                and c2 // 9 != ps
+                and c0 % 9 == 0
+                and c1 % 9 == 6
+                and c2 % 9 == 0
+                and c3 % 9 == 6
+            ):
+                fan[THREE_SUITED_TERMINAL_CHOWS] = 1
+                done = True
+        if not done:
+            _four_chows(fan, c0, c1, c2, c3)
+        if pr < 27:
+            fan[ALL_CHOWS] = 1
+    elif nc == 3:
+        _three_chows(fan, tmp[0], tmp[1], tmp[2])
+    elif nc == 2:
+        g = _chow_pair_fan(tmp[0], tmp[1])
+        if g >= 0:
+            fan[g] += 1
+        g = _pung_pair_fan(tmp[4], tmp[5])
+        if g >= 0:
+            fan[g] += 1
+    elif nc == 1:
+        f = _three_pung_fan(tmp[4], tmp[5], tmp[6])
+        if f >= 0:
+            fan[f] = 1
+        else:
+            for i in range(3):
+                for j in range(i + 1, 3):
+                    g = _pung_pair_fan(tmp[4 + i], tmp[4 + j])
+                    if g >= 0:
+                        fan[g] += 1
+    else:
+        _four_pungs(fan, tmp[4:8])
+    # pair-dependent
+    if fan[TWO_DRAGONS_PUNGS] and pair >= 31:
+        fan[LITTLE_THREE_DRAGONS] = 1
+        fan[TWO_DRAGONS_PUNGS] = 0
+    if fan[BIG_THREE_WINDS] and pair >= 27 and pair <= 30:
+        fan[LITTLE_FOUR_WINDS] = 1
+        fan[BIG_THREE_WINDS] = 0
+    # 全带幺, 全带五, 全双刻
+    if outside:
+        fan[OUTSIDE_HAND] = 1
+    if five:
+        fan[ALL_FIVE] = 1
+    if even:
+        fan[ALL_EVEN_PUNGS] = 1
+    if fan[QUADRUPLE_CHOW]:
+        fan[TILE_HOG] = 0
+    # wait fans (edge > closed > single), only for a unique formal wait
+    if unique_wait:
+        if edge:
+            fan[EDGE_WAIT] = 1
+        elif closed:
+            fan[CLOSED_WAIT] = 1
+        elif pair == win_tile:
+            fan[SINGLE_WAIT] = 1
+    _exclusions(fan)
+    if has_wind_pung and fan[BIG_FOUR_WINDS] == 0:
+        for i in range(4):
+            t = sets[i, 1]
+            if sets[i, 0] >= 2 and t >= 27 and t <= 30:
+                _wind_pung(fan, t, seat_w, round_w)
+    return _finish(fan)
+
+
+# ---------------------------------------------------------------- waits
+@jit
+def _group_ok(counts, g, n):
+    """Group ``g`` (0-2 suits, 3 honours) of ``n`` tiles splits into sets, plus
+    the pair when ``n`` is 2 mod 3 (a kind may be held 5 times)."""
+    m = n % 3
+    if m == 1:
+        return False
+    if g < 3:
+        if n == 0:
+            return True
+        return suit_sets_ok(counts, 9 * g, 1 if m == 2 else 0)
+    pairs = 0
+    for t in range(27, 34):
+        c = counts[t]
+        if c == 2 or c == 5:
+            pairs += 1
+        elif c != 0 and c != 3:
+            return False
+    return pairs == (1 if m == 2 else 0)
+
+
+@jit
+def _count_waits(standing, n_melds, stop_at, gbuf):
+    """Number of formal waits of the standing tiles: tiles completing the regular
+    form (a fifth copy counts), plus the seven-pairs wait when there is no meld.
+    Stops at ``stop_at``. ``gbuf``: uint8 scratch of 8."""
+    sp = -1
+    if n_melds == 0:
+        n_odd = 0
+        for t in range(34):
+            if standing[t] & 1:
+                n_odd += 1
+                sp = t
+        if n_odd != 1:
+            sp = -1
+    n_pair_groups = 0
+    n_bad = 0
+    for g in range(4):
+        lo = 9 * g
+        hi = lo + (9 if g < 3 else 7)
+        n = 0
+        for t in range(lo, hi):
+            n += standing[t]
+        gbuf[g] = n
+        ok = _group_ok(standing, g, n)
+        gbuf[4 + g] = ok
+        if n % 3 == 2:
+            n_pair_groups += 1
+        if not ok:
+            n_bad += 1
+    n_w = 0
+    sp_seen = False
+    for g in range(4):
+        n = gbuf[g]
+        m = n % 3
+        m_new = (n + 1) % 3
+        if m_new == 1:
+            continue
+        others_pairs = n_pair_groups - (1 if m == 2 else 0)
+        if others_pairs + (1 if m_new == 2 else 0) != 1:
+            continue
+        if n_bad - (0 if gbuf[4 + g] else 1) != 0:
+            continue
+        lo = 9 * g
+        hi = lo + (9 if g < 3 else 7)
+        for t in range(lo, hi):
+            near = standing[t] > 0
+            if not near and g < 3:
+                r = t - lo
+                if r >= 1 and standing[t - 1] > 0:
+                    near = True
+                elif r >= 2 and standing[t - 2] > 0:
+                    near = True
+                elif r <= 7 and standing[t + 1] > 0:
+                    near = True
+                elif r <= 6 and standing[t + 2] > 0:
+                    near = True
+            hit = False
+            if near:
+                standing[t] += 1
+                hit = _group_ok(standing, g, n + 1)
+                standing[t] -= 1
+            if t == sp:
+                sp_seen = True
+                hit = True
+            if hit:
+                n_w += 1
+                if n_w >= stop_at:
+                    return n_w
+    if sp >= 0 and not sp_seen:
+        n_w += 1
+    return n_w
+
+
+@jit
+def _group_plus_ok(counts, g, t):
+    """Group ``g`` with one more tile ``t`` splits into sets (+ pair if 2 mod 3)."""
+    counts[t] += 1
+    lo = 9 * g
+    n = 0
+    for u in range(lo, lo + 7):
+        n += counts[u]
+    ok = _group_ok(counts, g, n)
+    counts[t] -= 1
+    return ok
+
+
+@jit
+def _suit_other_waits(standing, g, skip_rank):
+    """True if some tile of suit ``g`` other than rank ``skip_rank`` completes the
+    suit (sets, plus the pair when it then holds 2 mod 3 tiles)."""
+    v, n, s = suit_pack(standing, 9 * g)
+    pres = 0
+    for r in range(9):
+        if (v >> (4 * r)) & 0xF:
+            pres |= 1 << r
+    near = (pres | (pres << 1) | (pres << 2) | (pres >> 1) | (pres >> 2)) & 0x1FF
+    if skip_rank >= 0:
+        near &= ~(1 << skip_rank)
+    with_pair = (n + 1) % 3 == 2
+    if not with_pair:
+        # sets only: chows and pungs have rank sums divisible by 3, so the added
+        # rank r needs s + r = 0 (mod 3)
+        q = (3 - s % 3) % 3
+        near &= 0x49 << q  # ranks q, q + 3, q + 6
+    while near:
+        low = near & -near
+        near ^= low
+        r = 0
+        while (low >> r) != 1:
+            r += 1
+        v2 = v + (1 << (4 * r))
+        if with_pair:
+            if packed_pair_ok(v2, s + r):
+                return True
+        elif packed_sets_ok(v2):
+            return True
+    return False
+
+
+@jit
+def _honor_other_waits(standing, skip):
+    """Honour analogue of :func:`_suit_other_waits` (only held kinds can help)."""
+    for t in range(27, 34):
+        if t != skip and standing[t] > 0:
+            if _group_plus_ok(standing, 3, t):
+                return True
+    return False
+
+
+@jit
+def _unique_wait(standing, win_tile, n_melds):
+    """True if ``win_tile`` is the only formal wait of ``standing`` (which it
+    completes in the regular form): no other tile completes the regular form
+    (a fifth copy counts) and, with no meld, the seven-pairs wait is the same tile.
+
+    Only the winning tile's group and the pair group can take another wait: any
+    other group would be left at 1 mod 3 tiles.
+    """
+    n_odd = 0
+    sp = -1
+    n0 = 0
+    n1 = 0
+    n2 = 0
+    n3 = 0
+    for t in range(34):
+        c = standing[t]
+        if c & 1:
+            n_odd += 1
+            sp = t
+        if t < 9:
+            n0 += c
+        elif t < 18:
+            n1 += c
+        elif t < 27:
+            n2 += c
+        else:
+            n3 += c
+    if n_melds == 0 and n_odd == 1 and sp != win_tile:
+        return False
+    gw = win_tile // 9 if win_tile < 27 else 3
+    n_gw = n0 if gw == 0 else (n1 if gw == 1 else (n2 if gw == 2 else n3))
+    # the pair group of the complete hand
+    gp = -1
+    for g in range(4):
+        n = n0 if g == 0 else (n1 if g == 1 else (n2 if g == 2 else n3))
+        if g == gw:
+            n += 1
+        if n % 3 == 2:
+            gp = g
+    if gw < 3:
+        if _suit_other_waits(standing, gw, win_tile - 9 * gw):
+            return False
+    elif _honor_other_waits(standing, win_tile):
+        return False
+    if gp != gw and gp >= 0 and _group_ok(standing, gw, n_gw):
+        if gp < 3:
+            if _suit_other_waits(standing, gp, -1):
+                return False
+        elif _honor_other_waits(standing, -1):
+            return False
+    return True
+
+
+# ---------------------------------------------------------------- special forms
+@jit
+def _score_seven_pairs(conc, sd, t4, kong, wall, fan):
+    for f in range(N_FANS):
+        fan[f] = 0
+    if is_seven_shifted_pairs(conc):
+        fan[SEVEN_SHIFTED_PAIRS] = 1
+        _trait_fans(fan, _presence(conc))
+        _win_flag_fans(fan, sd, t4, kong, wall)
+        _exclusions(fan)
+        return _finish(fan), FORM_SEVEN_SHIFTED_PAIRS
+    fan[SEVEN_PAIRS] = 1
+    pm = _presence(conc)
+    _suit_fans(fan, pm)
+    _trait_fans(fan, pm)
+    _range_fans(fan, pm)
+    hog = 0
+    for t in range(34):
+        if conc[t] == 4:
+            hog += 1
+    fan[TILE_HOG] = hog
+    _win_flag_fans(fan, sd, t4, kong, wall)
+    _exclusions(fan)
+    return _finish(fan), FORM_SEVEN_PAIRS
+
+
+@jit
+def _score_nine_gates(win_tile, sd, t4, kong, wall, fan):
+    for f in range(N_FANS):
+        fan[f] = 0
+    fan[NINE_GATES] = 1
+    r = win_tile % 9
+    if r == 0 or r == 8:
+        fan[PURE_STRAIGHT] = 1
+        fan[TILE_HOG] = 1
+    elif r == 1 or r == 7:
+        fan[TWO_CONCEALED_PUNGS] = 1
+        fan[SHORT_STRAIGHT] = 1
+        fan[PUNG_OF_TERMINALS_OR_HONORS] = 1
+    elif r == 4:
+        fan[TWO_CONCEALED_PUNGS] = 1
+        fan[PUNG_OF_TERMINALS_OR_HONORS] = 1
+    else:
+        fan[SHORT_STRAIGHT] = 1
+    _win_flag_fans(fan, sd, t4, kong, wall)
+    _exclusions(fan)
+    return _finish(fan)
+
+
+@jit
+def _score_knitted_straight(
+    conc,
+    all34,
+    melds,
+    n_melds,
+    win_tile,
+    sd,
+    t4,
+    kong,
+    wall,
+    seat_w,
+    round_w,
+    opts,
+    fan,
+    rem,
+    sets,
+    gbuf,
+):
+    """组合龙 + one set + pair (no meld), or + the meld + pair (one meld).
+    Returns (total, body index) or (-1, -1)."""
+    k = knitted_body(conc)
+    if k < 0:
+        return -1, -1
+    for t in range(34):
+        rem[t] = conc[t]
+    for j in range(9):
+        rem[KNITTED[k, j]] -= 1
+    # the rest: one set + pair (no meld) or a pair (one meld)
+    pair = -1
+    set_kind = 0
+    set_tile = 0
+    set_melded = 0
+    if n_melds == 0:
+        n_pairs = 0
+        n_found = 0
+        for p in range(34):
+            if rem[p] >= 2:
+                rem[p] -= 2
+                # the three left must be a pung or a chow
+                first = -1
+                for t in range(34):
+                    if rem[t] > 0:
+                        first = t
+                        break
+                if first >= 0:
+                    if rem[first] == 3:
+                        n_found += 1
+                        pair = p
+                        set_kind = 2
+                        set_tile = first
+                    elif (
+                        first < 27
+                        and first % 9 <= 6
+                        and rem[first] == 1
+                        and rem[first + 1] == 1
+                        and rem[first + 2] == 1
+                    ):
+                        n_found += 1
+                        pair = p
+                        set_kind = 1
+                        set_tile = first
+                rem[p] += 2
+                n_pairs += 1
+        if n_found != 1:
+            return -1, -1
+    else:
+        mi = -1
+        for i in range(4):
+            if melds[i, 0] != 0:
+                mi = i
+        for p in range(34):
+            if rem[p] == 2:
+                pair = p
+            elif rem[p] != 0:
+                return -1, -1
+        if pair < 0:
+            return -1, -1
+        mk_ = melds[mi, 0]
+        set_tile = melds[mi, 1]
+        if mk_ == 1:
+            set_kind = 1
+            set_melded = 1
+        elif mk_ == 2:
+            set_kind = 2
+            set_melded = 1
+        elif mk_ == 3:
+            set_kind = 3
+            set_melded = 1
+        else:
+            set_kind = 3
+            set_melded = 0
+    for f in range(N_FANS):
+        fan[f] = 0
+    fan[KNITTED_STRAIGHT] = 1
+    if set_kind == 1:
+        if pair < 27:
+            fan[ALL_CHOWS] = 1
+    else:
+        mk = 1 if (set_kind == 3 and set_melded) else 0
+        ck = 1 if (set_kind == 3 and not set_melded) else 0
+        cp = 1 if (set_kind == 2 and not set_melded) else 0
+        _kong_fans(fan, mk, ck, cp, opts)
+        _pung_fan(fan, set_tile)
+    _win_flag_fans(fan, sd, t4, kong, wall)
+    if n_melds == 0 or (set_kind == 3 and not set_melded):
+        if sd:
+            fan[FULLY_CONCEALED_HAND] = 1
+        else:
+            fan[CONCEALED_HAND] = 1
+    # wait fans, judged on the tiles outside the knitted body
+    in_body = False
+    for j in range(9):
+        if KNITTED[k, j] == win_tile:
+            in_body = True
+    if rem[win_tile] > 0 and (not in_body or (opts & OPT_KNITTED_WAIT)):
+        rem[win_tile] -= 1
+        if _count_waits(rem, 1, 2, gbuf) == 1:
+            edge = False
+            closed = False
+            if set_kind == 1 and not set_melded:
+                lo = set_tile
+                if win_tile == lo + 1:
+                    closed = True
+                elif win_tile == lo + 2 and lo % 9 == 0:
+                    edge = True
+                elif win_tile == lo and lo % 9 == 6:
+                    edge = True
+            if edge:
+                fan[EDGE_WAIT] = 1
+            elif closed:
+                fan[CLOSED_WAIT] = 1
+            elif pair == win_tile:
+                fan[SINGLE_WAIT] = 1
+        rem[win_tile] += 1
+    pm = _presence(all34)
+    _suit_fans(fan, pm)
+    _trait_fans(fan, pm)
+    hog = 0
+    for t in range(34):
+        if all34[t] == 4:
+            hog += 1
+    if set_kind == 3:
+        hog -= 1
+    if hog > 0:
+        fan[TILE_HOG] = hog
+    _exclusions(fan)
+    if set_kind >= 2 and set_tile >= 27 and set_tile <= 30:
+        _wind_pung(fan, set_tile, seat_w, round_w)
+    # record the reading: set, pair
+    sets[0, 0] = set_kind
+    sets[0, 1] = set_tile
+    sets[0, 2] = set_melded
+    sets[1, 0] = 5
+    sets[1, 1] = pair
+    sets[1, 2] = 0
+    sets[2, 0] = 6
+    sets[2, 1] = k
+    sets[2, 2] = 0
+    return _finish(fan), k
+
+
+# ---------------------------------------------------------------- one hand
+@jit
+def score_hand(
+    concealed,
+    melds,
+    win_tile,
+    self_drawn,
+    last_of_kind,
+    kong_win,
+    last_of_wall,
+    seat_wind,
+    round_wind,
+    opts,
+    scratch,
+    fan_out,
+):
+    """Score one complete MCR hand (flowers not included).
+
+    Parameters
+    ----------
+    concealed : uint8 (34,)
+        Concealed tiles including the winning tile.
+    melds : uint8 (4, 2)
+        ``[kind, tile]`` rows: 0 empty, 1 chow (lowest tile), 2 pung, 3 exposed
+        kong, 4 concealed kong.
+    win_tile : int
+        Tile id of the winning tile.
+    self_drawn, last_of_kind, kong_win, last_of_wall : bool
+        Win flags (normalised as the reference does).
+    seat_wind, round_wind : int
+        0-3 = East, South, West, North.
+    opts : int
+        Bit mask of :data:`OPT_MINGAN_GANG`, :data:`OPT_KNITTED_WAIT`.
+    scratch : tuple of arrays
+        From :func:`new_work` (reused; one per thread).
+    fan_out : uint8 (82,)
+        Receives the fan counts of the chosen reading (flowers slot left 0).
+
+    Returns
+    -------
+    (int, int)
+        Total without flowers (-1 when the hand is not complete) and the form
+        code (:data:`FORM_NAMES`). The chosen reading's sets are left in
+        ``scratch[4]`` (rows of [kind, tile, melded, 0]; kind 5 = pair,
+        6 = knitted body with its :data:`KNITTED` row as tile).
+    """
+    fan, divisions, splits, sets, bsets, base, standing, all34, tmp, pairs, gbuf = scratch
+    for i in range(8):
+        for j in range(4):
+            bsets[i, j] = 0
+    # ---- tiles of the whole hand
+    n_melds = 0
+    n_melded = 0
+    n_kongs = 0
+    has_kong = False
+    meld_w = 0
+    n_conc = 0
+    pm_c = 0
+    odd_c = 0
+    multi = False  # some kind held more than once
+    for t in range(34):
+        c = concealed[t]
+        all34[t] = c
+        n_conc += c
+        pm_c |= (1 if c > 0 else 0) << t
+        odd_c |= (c & 1) << t
+        if c > 1:
+            multi = True
+    pm_m = 0
+    for i in range(4):
+        k = melds[i, 0]
+        t = melds[i, 1]
+        if k == 0:
+            continue
+        n_melds += 1
+        if k == 1:
+            pm_m |= 7 << t
+            all34[t] += 1
+            all34[t + 1] += 1
+            all34[t + 2] += 1
+            n_melded += 1
+            if win_tile >= t and win_tile <= t + 2:
+                meld_w += 1
+        elif k == 2:
+            pm_m |= 1 << t
+            all34[t] += 3
+            n_melded += 1
+            if t == win_tile:
+                meld_w += 3
+        else:
+            pm_m |= 1 << t
+            all34[t] += 4
+            n_kongs += 1
+            has_kong = True
+            if k == 3:
+                n_melded += 1
+            if t == win_tile:
+                meld_w += 4
+    if win_tile > 33 or n_conc != 14 - 3 * n_melds or concealed[win_tile] == 0:
+        for f in range(N_FANS):
+            fan_out[f] = 0
+        return -1, FORM_NONE
+    # ---- normalise the win flags
+    sd = self_drawn
+    t4 = last_of_kind
+    kong = kong_win
+    wall = last_of_wall
+    if concealed[win_tile] >= 2:
+        t4 = False
+    if meld_w == 3:
+        t4 = True
+    if kong:
+        if sd:
+            if not has_kong:
+                kong = False
+        elif concealed[win_tile] >= 2 or meld_w > 0:
+            kong = False
+    if kong and not sd:
+        t4 = False
+    best_total = -1
+    form = FORM_NONE
+    best_is_seven_pairs = False
+    # ---- special forms
+    if n_melds == 0:
+        if odd_c == 0 and is_seven_pairs(concealed):
+            best_total, form = _score_seven_pairs(concealed, sd, t4, kong, wall, fan)
+            best_is_seven_pairs = form == FORM_SEVEN_PAIRS
+            for f in range(N_FANS):
+                fan_out[f] = fan[f]
+            if form == FORM_SEVEN_SHIFTED_PAIRS:
+                return best_total, form
+        elif not multi:  # 14 tiles (no meld), so 14 distinct kinds
+            seq, nh = honors_knitted_kind(concealed)
+            if seq >= 0:
+                for f in range(N_FANS):
+                    fan[f] = 0
+                if nh == 7:
+                    fan[GREATER_HONORS_AND_KNITTED_TILES] = 1
+                    form = FORM_GREATER_KNITTED
+                else:
+                    fan[LESSER_HONORS_AND_KNITTED_TILES] = 1
+                    form = FORM_LESSER_KNITTED
+                    if nh == 5:
+                        fan[KNITTED_STRAIGHT] = 1
+                _win_flag_fans(fan, sd, t4, kong, wall)
+                _exclusions(fan)
+                total = _finish(fan)
+                for f in range(N_FANS):
+                    fan_out[f] = fan[f]
+                bsets[0, 0] = 6
+                bsets[0, 1] = seq
+                return total, form
+        elif pm_c == _ORPHANS and is_thirteen_orphans(concealed):
+            for f in range(N_FANS):
+                fan[f] = 0
+            fan[THIRTEEN_ORPHANS] = 1
+            _win_flag_fans(fan, sd, t4, kong, wall)
+            _exclusions(fan)
+            total = _finish(fan)
+            for f in range(N_FANS):
+                fan_out[f] = fan[f]
+            return total, FORM_THIRTEEN_ORPHANS
+    if n_melds <= 1 and form == FORM_NONE and _has_knitted(pm_c):
+        total, _ = _score_knitted_straight(
+            concealed,
+            all34,
+            melds,
+            n_melds,
+            win_tile,
+            sd,
+            t4,
+            kong,
+            wall,
+            seat_wind,
+            round_wind,
+            opts,
+            fan,
+            tmp,
+            bsets,
+            gbuf,
+        )
+        if total >= 0:
+            for f in range(N_FANS):
+                fan_out[f] = fan[f]
+            return total, FORM_KNITTED_STRAIGHT
+    # standing tiles (without the winning tile)
+    for t in range(34):
+        standing[t] = concealed[t]
+    standing[win_tile] -= 1
+    if (
+        n_melds == 0
+        and form == FORM_NONE
+        and ((pm_c & ~_SUIT0) == 0 or (pm_c & ~_SUIT1) == 0 or (pm_c & ~_SUIT2) == 0)
+        and is_nine_gates(standing, win_tile)
+    ):
+        total = _score_nine_gates(win_tile, sd, t4, kong, wall, fan)
+        for f in range(N_FANS):
+            fan_out[f] = fan[f]
+        return total, FORM_NINE_GATES
+    # ---- regular decompositions
+    n_div = enumerate_regular(concealed, splits, divisions, pairs)
+    if n_div > 0:
+        # division-independent fans
+        for f in range(N_FANS):
+            base[f] = 0
+        _win_flag_fans(base, sd, t4, kong, wall)
+        if n_melded == 0:
+            if sd:
+                base[FULLY_CONCEALED_HAND] = 1
+            else:
+                base[CONCEALED_HAND] = 1
+        elif n_melded == 4:
+            if sd:
+                base[SELF_DRAWN] = 1
+            else:
+                base[MELDED_HAND] = 1
+        elif sd:
+            base[SELF_DRAWN] = 1
+        pm = pm_c | pm_m
+        _suit_fans(base, pm)
+        _trait_fans(base, pm)
+        _range_fans(base, pm)
+        hog = 0
+        for t in range(34):
+            if all34[t] == 4:
+                hog += 1
+        hog -= n_kongs
+        if hog > 0:
+            base[TILE_HOG] = hog
+        # the unique-wait test is needed only if some reading could score a wait fan
+        need_wait = False
+        for d in range(n_div):
+            if pairs[d] == win_tile:
+                need_wait = True
+                break
+            for j in range(4 - n_melds):
+                if divisions[d, j, 0] == 1:
+                    lo = divisions[d, j, 1]
+                    if (
+                        win_tile == lo + 1
+                        or (win_tile == lo + 2 and lo % 9 == 0)
+                        or (win_tile == lo and lo % 9 == 6)
+                    ):
+                        need_wait = True
+            if need_wait:
+                break
+        unique_wait = need_wait and _unique_wait(standing, win_tile, n_melds)
+        # fixed melds occupy the first rows
+        nf = 0
+        for i in range(4):
+            k = melds[i, 0]
+            if k == 0:
+                continue
+            sets[nf, 0] = k if k <= 3 else 3
+            sets[nf, 1] = melds[i, 1]
+            sets[nf, 2] = 0 if k == 4 else 1
+            sets[nf, 3] = 0
+            nf += 1
+        for d in range(n_div):
+            for j in range(4 - nf):
+                sets[nf + j, 0] = divisions[d, j, 0]
+                sets[nf + j, 1] = divisions[d, j, 1]
+                sets[nf + j, 2] = 0
+                sets[nf + j, 3] = 0
+            total = _score_division(
+                sets,
+                pairs[d],
+                win_tile,
+                sd,
+                unique_wait,
+                seat_wind,
+                round_wind,
+                opts,
+                base,
+                fan,
+                tmp,
+            )
+            better = total > best_total
+            if not better and total == best_total:
+                better = fan[PURE_TRIPLE_CHOW] > 0 or fan[TRIPLE_PUNG] > 0 or best_is_seven_pairs
+            if better:
+                best_total = total
+                best_is_seven_pairs = False
+                form = FORM_REGULAR
+                for f in range(N_FANS):
+                    fan_out[f] = fan[f]
+                for i in range(4):
+                    for j in range(4):
+                        bsets[i, j] = sets[i, j]
+                bsets[4, 0] = 5
+                bsets[4, 1] = pairs[d]
+                bsets[4, 2] = 0
+    if best_total < 0:
+        for f in range(N_FANS):
+            fan_out[f] = 0
+        return -1, FORM_NONE
+    return best_total, form
+
+
+@jit
+def context_problems(concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, out):
+    """Per-row code of the first win-context contradiction (0 = none):
+    1 = kong_win self-drawn without a kong meld (杠上开花 impossible),
+    2 = kong_win on a discard with the tile held elsewhere (抢杠和 impossible),
+    3 = last_of_kind with another copy concealed (和绝张 impossible).
+    Waiting hands (win_tile 255) are never flagged. Returns the number of bad rows."""
+    n_bad = 0
+    for i in range(concealed.shape[0]):
+        code = 0
+        w = win_tile[i]
+        if w < 34:
+            held = concealed[i, w]
+            in_melds = False
+            has_kong = False
+            for j in range(4):
+                k = melds[i, j, 0]
+                t = melds[i, j, 1]
+                if k == 1:
+                    if w >= t and w <= t + 2:
+                        in_melds = True
+                elif k >= 2:
+                    if t == w:
+                        in_melds = True
+                    if k >= 3:
+                        has_kong = True
+            if kong_win[i]:
+                if self_drawn[i]:
+                    if not has_kong:
+                        code = 1
+                elif held >= 2 or in_melds:
+                    code = 2
+            if code == 0 and last_of_kind[i] and held >= 2:
+                code = 3
+        out[i] = code
+        if code:
+            n_bad += 1
+    return n_bad
+
+
+@jit
+def _popcount8(x):
+    n = 0
+    v = int(x)
+    while v:
+        n += v & 1
+        v >>= 1
+    return n
+
+
+@jit
+def _score_block(
+    lo,
+    hi,
+    concealed,
+    melds,
+    win_tile,
+    self_drawn,
+    last_of_kind,
+    kong_win,
+    last_of_wall,
+    seat_wind,
+    round_wind,
+    flowers,
+    opts,
+    out_total,
+    out_fans,
+    out_form,
+    out_sets,
+):
+    scratch = new_work()
+    bsets = scratch[4]
+    want_sets = out_sets.shape[0] > 0
+    for i in range(lo, hi):
+        total, form = score_hand(
+            concealed[i],
+            melds[i],
+            win_tile[i],
+            self_drawn[i],
+            last_of_kind[i],
+            kong_win[i],
+            last_of_wall[i],
+            seat_wind[i],
+            round_wind[i],
+            opts,
+            scratch,
+            out_fans[i],
+        )
+        if total < 0:
+            out_total[i] = -1
+            out_form[i] = FORM_NONE
+        else:
+            nfl = _popcount8(flowers[i])
+            out_fans[i, FLOWER_TILES] = nfl
+            out_total[i] = total + nfl
+            out_form[i] = form
+        if want_sets:
+            for a in range(8):
+                for b in range(4):
+                    out_sets[i, a, b] = bsets[a, b]
+
+
+_BLOCK = 256
+
+
+@pjit
+def score_rows(
+    concealed,
+    melds,
+    win_tile,
+    self_drawn,
+    last_of_kind,
+    kong_win,
+    last_of_wall,
+    seat_wind,
+    round_wind,
+    flowers,
+    opts,
+    out_total,
+    out_fans,
+    out_form,
+    out_sets,
+):
+    """Score N hands in parallel (prange over blocks of rows).
+
+    Arrays are those of a ``HandBatch`` (concealed (N, 34) incl. the winning
+    tile, melds (N, 4, 2), win_tile (255 = waiting hand), the four flags, winds,
+    flower masks); ``opts`` a bit mask of :data:`OPT_MINGAN_GANG` and
+    :data:`OPT_KNITTED_WAIT`. Outputs: ``out_total`` int16 (N,) (-1 = not
+    complete), ``out_fans`` uint8 (N, 82) incl. the flower count, ``out_form``
+    uint8 (N,) (:data:`FORM_NAMES`), ``out_sets`` uint8 (N, 8, 4) the chosen
+    reading (see :func:`score_hand`), or shape (0, 8, 4) to skip it.
+    """
+    n = concealed.shape[0]
+    n_blocks = (n + _BLOCK - 1) // _BLOCK
+    for b in prange(n_blocks):
+        lo = b * _BLOCK
+        hi = min(n, lo + _BLOCK)
+        _score_block(
+            lo,
+            hi,
+            concealed,
+            melds,
+            win_tile,
+            self_drawn,
+            last_of_kind,
+            kong_win,
+            last_of_wall,
+            seat_wind,
+            round_wind,
+            flowers,
+            opts,
+            out_total,
+            out_fans,
+            out_form,
+            out_sets,
+        )

@@ -1,0 +1,100 @@
+"""One scoring entry point for every ruleset, callable from other numba code.
+
+Studies generate hands inside numba and score them without leaving compiled
+code; :func:`score_one` is what they call. It dispatches on a small integer
+ruleset id (a branch, so kernels stay cacheable: numba cannot cache kernels
+that take other jitted functions as arguments), adds flower points and decides
+legality. :func:`kernel_spec` turns a :class:`~mjstats.rules.Ruleset` into the
+plain scalars those kernels take.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from mjstats.kernels import mcr
+from mjstats.kernels._jit import jit
+
+__all__ = ["RULESET_IDS", "KernelSpec", "kernel_spec", "new_scratch", "score_one"]
+
+RULESET_MCR = 0
+RULESET_IDS = {"mcr": RULESET_MCR}
+"""Ruleset name -> id taken by :func:`score_one`."""
+
+
+class KernelSpec(NamedTuple):
+    """A ruleset as the scalars the kernels take."""
+
+    ruleset_id: int
+    opts: int
+    minimum: int
+    flowers_count_toward_minimum: bool
+    n_fans: int
+    n_forms: int
+
+
+def kernel_spec(rs) -> KernelSpec:
+    """The :class:`KernelSpec` of a :class:`~mjstats.rules.Ruleset`.
+
+    Examples
+    --------
+    >>> from mjstats.rules import get_ruleset
+    >>> kernel_spec(get_ruleset("mcr")).minimum
+    8
+    """
+    if rs.name not in RULESET_IDS:
+        raise ValueError(f"no scoring kernel for ruleset {rs.name!r}")
+    opts = 0
+    if rs.options.get("mingan_gang", True):
+        opts |= mcr.OPT_MINGAN_GANG
+    if rs.options.get("knitted_straight_wait_fans", True):
+        opts |= mcr.OPT_KNITTED_WAIT
+    return KernelSpec(
+        RULESET_IDS[rs.name],
+        opts,
+        rs.minimum,
+        bool(rs.options.get("flowers_count_toward_minimum", False)),
+        rs.n_fans,
+        len(rs.forms),
+    )
+
+
+@jit
+def new_scratch():
+    """Per-thread scratch buffers for :func:`score_one` (allocate once, reuse)."""
+    return mcr.new_work()
+
+
+@jit
+def _popcount8(x):
+    n = 0
+    v = int(x)
+    while v:
+        n += v & 1
+        v >>= 1
+    return n
+
+
+@jit
+def score_one(
+    ruleset_id, opts, minimum, flowers_count, concealed, melds, win_tile, self_drawn,
+    last_of_kind, kong_win, last_of_wall, seat_wind, round_wind, flowers, situation,
+    scratch, fan_out,
+):
+    """Score one hand under a ruleset; returns ``(total, flower_points, form, legal)``.
+
+    ``total`` includes flower points and is -1 when the hand is not complete
+    (then ``fan_out`` is all zero and ``legal`` is False). ``flowers_count``
+    says whether flower points count toward ``minimum``.
+    """
+    base, form = mcr.score_hand(
+        concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, last_of_wall,
+        seat_wind, round_wind, opts, scratch, fan_out,
+    )
+    if base < 0:
+        return -1, 0, 0, False
+    nfl = _popcount8(flowers)
+    fan_out[mcr.FLOWER_TILES] = nfl
+    total = base + nfl
+    legal = (total if flowers_count else base) >= minimum
+    return total, nfl, form, legal

@@ -1,0 +1,653 @@
+"""Scoring complete hands: :func:`score` for one hand, :func:`score_batch` for many.
+
+Both validate the input (malformed hands raise
+:class:`~mjstats.errors.InvalidHandError`), run the ruleset's numba kernel and
+wrap the result. The MCR kernel (:mod:`mjstats.kernels.mcr`) reproduces the
+fan totals and fan lists of the reference scorer PyMahjongGB 1.4.0; see
+``docs/mcr-rules.md`` for every rule point and option.
+
+A hand that is not complete (including a 13-tile waiting hand) is not an
+error: its total is -1, ``legal`` is False and it has no fans.
+
+Context the scorer rejects (:class:`~mjstats.errors.InvalidContextError`),
+because the win it describes cannot happen:
+
+- ``kong_win`` on a self-draw (杠上开花) without a kong among the melds;
+- ``kong_win`` on a discard (robbing a kong, 抢杠和) when the winning tile is
+  also held elsewhere in the hand or in its melds (the robbed kong holds the
+  other three copies);
+- ``last_of_kind`` (和绝张) when another copy of the winning tile is concealed.
+
+Context the hand settles itself is derived: 和绝张 is scored when the hand's
+own melds show the other three copies of the winning tile, whatever
+``last_of_kind`` says.
+
+Forms (``BatchScore.form`` codes, ``Score.form`` names):
+
+====  ==========================  ======================================
+code  name                        meaning
+====  ==========================  ======================================
+0     ``none``                    not a complete hand (total -1)
+1     ``regular``                 four sets and a pair
+2     ``seven_pairs``             七对 (a kind held four times is two pairs)
+3     ``seven_shifted_pairs``     连七对
+4     ``thirteen_orphans``        十三幺
+5     ``honors_knitted``          全不靠 (with or without 组合龙)
+6     ``greater_honors_knitted``  七星不靠
+7     ``knitted_straight``        组合龙 + a set + a pair
+8     ``nine_gates``              九莲宝灯
+====  ==========================  ======================================
+"""
+
+from __future__ import annotations
+
+import html
+import sys
+import types
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from mjstats.errors import InvalidContextError, InvalidHandError, UnknownRulesetError
+from mjstats.rules import get_ruleset
+from mjstats.rules.base import Ruleset
+from mjstats.rules.mcr import FORMS as MCR_FORMS
+from mjstats.validation import fail_rows
+
+__all__ = ["FORM_NAMES", "BatchScore", "Fan", "Score", "score", "score_batch"]
+
+#: form code -> name (see the module docstring); the ruleset's list
+FORM_NAMES = MCR_FORMS
+
+_NO_TILE = 255
+_POPCOUNT8 = np.array([bin(i).count("1") for i in range(256)], dtype=np.int32)
+
+
+@dataclass(frozen=True)
+class Fan:
+    """One fan of a scored hand.
+
+    Attributes
+    ----------
+    id : int
+        Fan id: the column of ``BatchScore.fan_counts``.
+    key : str
+        Stable snake_case name, e.g. ``"pure_double_chow"``.
+    zh, en : str
+        Chinese and English names.
+    points : int
+        Value of one occurrence.
+    count : int
+        How many times the fan counts.
+    """
+
+    id: int
+    key: str
+    zh: str
+    en: str
+    points: int
+    count: int
+
+    @property
+    def total(self) -> int:
+        """``points * count``."""
+        return self.points * self.count
+
+
+def _width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - _width(text))
+
+
+@dataclass(frozen=True)
+class Score:
+    """The score of one hand.
+
+    Attributes
+    ----------
+    total : int
+        All fans including flowers; -1 when the hand is not complete.
+    legal : bool
+        Whether the hand reaches the ruleset's minimum (MCR: 8 fan, flowers
+        not counted unless the ruleset option says so).
+    fans : list of Fan
+        The fans of the chosen reading, in fan-id order (big fans first,
+        flowers and 明暗杠 last).
+    form : str
+        ``"regular"``, ``"seven_pairs"``, ... (:data:`FORM_NAMES`); ``"none"``
+        when not complete.
+    sets : tuple of str
+        The reading used: melds in brackets (``[123p]`` exposed, ``{5555m}``
+        concealed kong), concealed sets and the pair as tiles (``"456s"``,
+        ``"99m"``); special forms list their parts.
+    hand : Hand
+        The hand scored.
+    ruleset : str
+        Ruleset name.
+    """
+
+    total: int
+    legal: bool
+    fans: list[Fan]
+    form: str
+    sets: tuple[str, ...]
+    hand: Any = field(repr=False)
+    ruleset: str = "mcr"
+
+    @property
+    def flowers(self) -> int:
+        """Points from flowers (花牌)."""
+        return sum(f.total for f in self.fans if f.key == "flower_tiles")
+
+    @property
+    def total_without_flowers(self) -> int:
+        """The total minus flower points (-1 when not complete)."""
+        return self.total if self.total < 0 else self.total - self.flowers
+
+    def __str__(self) -> str:
+        lines = [str(self.hand)]
+        if self.total < 0:
+            lines.append("not a complete hand")
+            return "\n".join(lines)
+        lines.append(f"{self.form}: {' '.join(self.sets)}")
+        zw = max([_width(f.zh) for f in self.fans] + [4])
+        ew = max([len(f.en) for f in self.fans] + [4])
+        for f in self.fans:
+            times = f" x{f.count}" if f.count > 1 else ""
+            lines.append(f"  {_pad(f.zh, zw)}  {f.en:<{ew}}  {f.total:>3}{times}")
+        verdict = "legal" if self.legal else "below the minimum"
+        lines.append(f"  total {self.total} ({verdict})")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        from mjstats.tiles import format_tiles
+
+        esc = html.escape
+        hand = self.hand
+        try:
+            glyphs = " ".join(m.format("unicode") for m in hand.melds)
+            glyphs = (glyphs + " " + format_tiles(hand.concealed, "unicode")).strip()
+        except Exception:  # pragma: no cover - display only
+            glyphs = ""
+        rows = "".join(
+            f"<tr><td>{f.zh}</td><td>{esc(f.en)}</td><td style='text-align:right'>{f.points}</td>"
+            f"<td style='text-align:right'>{f.count}</td>"
+            f"<td style='text-align:right'>{f.total}</td></tr>"
+            for f in self.fans
+        )
+        head = f"<div><b>{esc(str(hand))}</b></div><div style='font-size:200%'>{esc(glyphs)}</div>"
+        if self.total < 0:
+            return head + "<div>not a complete hand</div>"
+        verdict = "legal" if self.legal else "below the minimum"
+        return (
+            head
+            + f"<div>{esc(self.form)}: {esc(' '.join(self.sets))}</div>"
+            + "<table><thead><tr><th>番</th><th>fan</th><th>points</th><th>count</th>"
+            + "<th>subtotal</th></tr></thead><tbody>"
+            + rows
+            + f"</tbody><tfoot><tr><td colspan='4'><b>total</b> ({verdict})</td>"
+            + f"<td style='text-align:right'><b>{self.total}</b></td></tr></tfoot></table>"
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class BatchScore:
+    """Scores of N hands (arrays; see :func:`score_batch`).
+
+    Attributes
+    ----------
+    total : numpy.ndarray
+        int16 (N,): total including flowers; -1 where the hand is not complete.
+    fan_counts : numpy.ndarray
+        uint8 (N, F): how many times each fan counts (column f = fan id f).
+    fans : pandas.DataFrame
+        F rows, columns ``id, key, zh, en, points``: row f describes column f.
+    legal : numpy.ndarray
+        bool (N,): complete and reaching the ruleset's minimum.
+    form : numpy.ndarray
+        uint8 (N,): form codes (:data:`FORM_NAMES`).
+    ruleset : str
+    """
+
+    total: np.ndarray
+    fan_counts: np.ndarray
+    fans: Any
+    legal: np.ndarray
+    form: np.ndarray
+    ruleset: str = "mcr"
+    form_names: tuple[str, ...] = FORM_NAMES
+
+    def __len__(self) -> int:
+        return len(self.total)
+
+    def to_frame(self, fan_columns: str = "all"):
+        """One row per hand: ``total``, ``legal``, ``form`` (categorical), ``flowers``
+        and one uint8 column per fan, named by its key.
+
+        Parameters
+        ----------
+        fan_columns : {"all", "present", "none"}
+            Every fan column, only fans that occur in some row, or none.
+
+        Examples
+        --------
+        >>> import mjstats
+        >>> b = mjstats.HandBatch.from_hands(["123m456p789s23s99m+1s", "123m456p789s12s99m"])
+        >>> df = mjstats.score_batch(b).to_frame(fan_columns="present")
+        >>> df[["total", "legal", "form"]].values.tolist()
+        [[13, True, 'regular'], [-1, False, 'none']]
+        >>> df.columns[4:].tolist()
+        ['mixed_straight', 'concealed_hand', 'all_chows', 'mixed_double_chow']
+        """
+        import pandas as pd
+
+        if fan_columns not in ("all", "present", "none"):
+            raise ValueError("fan_columns must be 'all', 'present' or 'none'")
+        keys = list(self.fans["key"])
+        data = {
+            "total": self.total,
+            "legal": self.legal,
+            "form": pd.Categorical.from_codes(self.form.astype(np.int64), self.form_names),
+        }
+        if "flower_tiles" in keys:
+            data["flowers"] = self.fan_counts[:, keys.index("flower_tiles")]
+        if fan_columns != "none":
+            cols = range(len(keys))
+            if fan_columns == "present":
+                cols = np.flatnonzero(self.fan_counts.any(axis=0))
+            for f in cols:
+                if keys[f] != "flower_tiles":
+                    data[keys[f]] = self.fan_counts[:, f]
+        return pd.DataFrame(data)
+
+    def __repr__(self) -> str:
+        n = len(self)
+        done = int((self.total >= 0).sum())
+        return (
+            f"BatchScore(ruleset={self.ruleset!r}, hands={n}, complete={done}, "
+            f"legal={int(self.legal.sum())})"
+        )
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _resolve(ruleset) -> Ruleset:
+    rs = get_ruleset(ruleset)
+    if rs.name != "mcr":
+        raise UnknownRulesetError(
+            f"scoring is not available for ruleset {rs.name!r} yet; use ruleset='mcr'"
+        )
+    return rs
+
+
+def _options_mask(rs: Ruleset) -> int:
+    from mjstats.kernels.mcr import OPT_KNITTED_WAIT, OPT_MINGAN_GANG
+
+    opts = 0
+    if rs.options.get("mingan_gang", True):
+        opts |= OPT_MINGAN_GANG
+    if rs.options.get("knitted_straight_wait_fans", True):
+        opts |= OPT_KNITTED_WAIT
+    return opts
+
+
+def _check_context(concealed, melds, win, self_drawn, last_of_kind, kong_win, *, batch):
+    """Reject win contexts the hand contradicts (InvalidContextError, first bad row)."""
+    from mjstats.kernels.mcr import context_problems
+    from mjstats.tiles import TILES
+
+    n = len(win)
+    if n == 0:
+        return
+    codes = np.empty(n, dtype=np.uint8)
+    n_bad = context_problems(
+        _readonly(concealed, np.uint8),
+        _readonly(melds, np.uint8),
+        _readonly(win, np.uint8),
+        _readonly(self_drawn, np.bool_),
+        _readonly(last_of_kind, np.bool_),
+        _readonly(kong_win, np.bool_),
+        codes,
+    )
+    if n_bad == 0:
+        return
+    held = concealed[np.arange(n), np.where(win == _NO_TILE, 0, win)]
+
+    def robbed(r):
+        where = "in its melds" if held[r] < 2 else "in the hand"
+        return (
+            f"kong_win on a discard means robbing a kong (抢杠和) of {TILES[win[r]]}, whose "
+            f"other three copies are in the robbed kong, but the hand also holds it {where}; "
+            "drop kong_win"
+        )
+
+    fail_rows(
+        codes == 1,
+        "kong_win on a self-draw means 杠上开花 (out on a kong's replacement tile), "
+        "but the hand has no kong among its melds; drop kong_win or add the kong",
+        error=InvalidContextError,
+        batch=batch,
+    )
+    fail_rows(codes == 2, robbed, error=InvalidContextError, batch=batch)
+    fail_rows(
+        codes == 3,
+        lambda r: (
+            f"last_of_kind (和绝张) says the winning {TILES[win[r]]} was the last unseen copy, "
+            f"but the hand conceals {int(held[r]) - 1} more; drop last_of_kind"
+        ),
+        error=InvalidContextError,
+        batch=batch,
+    )
+
+
+def _readonly(arr, dtype):
+    """A contiguous read-only view (no copy when possible).
+
+    HandBatch arrays are read-only; giving the kernel read-only arrays on every
+    path keeps one compiled signature (numba types read-only arrays apart).
+    """
+    out = np.ascontiguousarray(arr, dtype=dtype)
+    if out.flags.writeable:
+        out = out.view()
+        out.setflags(write=False)
+    return out
+
+
+def _run(arrays: dict, rs: Ruleset, want_sets: bool):
+    from mjstats.kernels.mcr import N_FANS, score_rows
+
+    n = len(arrays["win_tile"])
+    total = np.empty(n, dtype=np.int16)
+    fans = np.empty((n, N_FANS), dtype=np.uint8)  # the kernel writes every entry
+    form = np.empty(n, dtype=np.uint8)
+    sets = np.zeros((n if want_sets else 0, 8, 4), dtype=np.uint8)
+    if n:
+        score_rows(
+            _readonly(arrays["concealed"], np.uint8),
+            _readonly(arrays["melds"], np.uint8),
+            _readonly(arrays["win_tile"], np.uint8),
+            _readonly(arrays["self_drawn"], np.bool_),
+            _readonly(arrays["last_of_kind"], np.bool_),
+            _readonly(arrays["kong_win"], np.bool_),
+            _readonly(arrays["last_of_wall"], np.bool_),
+            _readonly(arrays["seat_wind"], np.uint8),
+            _readonly(arrays["round_wind"], np.uint8),
+            _readonly(arrays["flowers"], np.uint8),
+            _options_mask(rs),
+            total,
+            fans,
+            form,
+            sets,
+        )
+    base = total.astype(np.int32)
+    if not rs.options.get("flowers_count_toward_minimum", False):
+        # flower points = popcount of the mask (cheaper than a column of fans)
+        base -= _POPCOUNT8[np.asarray(arrays["flowers"], dtype=np.uint8)]
+    legal = (total >= 0) & (base >= rs.minimum)
+    return total, fans, form, legal, sets
+
+
+def _fans_frame(rs: Ruleset):
+    import pandas as pd
+
+    return pd.DataFrame(
+        {
+            "id": np.arange(rs.n_fans, dtype=np.int64),
+            "key": [f.key for f in rs.fans],
+            "zh": [f.zh for f in rs.fans],
+            "en": [f.en for f in rs.fans],
+            "points": rs.points.astype(np.int64),
+        }
+    )
+
+
+def _format_sets(hand, form: int, sets_row: np.ndarray) -> tuple[str, ...]:
+    """Readable parts of the chosen reading."""
+    from mjstats.kernels.decompose import KNITTED
+    from mjstats.tiles import format_tiles
+
+    def tiles(ids):
+        c = np.zeros(34, dtype=np.uint8)
+        for t in ids:
+            c[t] += 1
+        return format_tiles(c)
+
+    def one(kind, tile, melded):
+        if kind == 1:
+            s = tiles((tile, tile + 1, tile + 2))
+            return f"[{s}]" if melded else s
+        if kind == 2:
+            s = tiles((tile,) * 3)
+            return f"[{s}]" if melded else s
+        if kind == 3:
+            s = tiles((tile,) * 4)
+            return f"[{s}]" if melded else f"{{{s}}}"
+        if kind == 5:
+            return tiles((tile,) * 2)
+        return ""
+
+    name = FORM_NAMES[form]
+    if name == "regular":
+        rows = [tuple(map(int, sets_row[i, :3])) for i in range(4)]
+        fixed = [r for r in rows if r[2] or r[0] == 3]
+        free = sorted((r for r in rows if not (r[2] or r[0] == 3)), key=lambda r: (r[1], r[0]))
+        return (*(one(*r) for r in fixed + free), one(*map(int, sets_row[4, :3])))
+    if name == "knitted_straight":
+        body = tiles(KNITTED[int(sets_row[2, 1])])
+        parts = [body, one(*map(int, sets_row[0, :3])), one(*map(int, sets_row[1, :3]))]
+        return tuple(parts)
+    if name in ("seven_pairs", "seven_shifted_pairs"):
+        out = []
+        for t in np.flatnonzero(hand.concealed):
+            out += [tiles((t, t))] * (int(hand.concealed[t]) // 2)
+        return tuple(out)
+    if name == "none":
+        return ()
+    return (format_tiles(hand.concealed),)
+
+
+def _hand_arrays(hand) -> dict:
+    melds = np.zeros((1, 4, 2), dtype=np.uint8)
+    for i, m in enumerate(hand.melds):
+        melds[0, i] = (int(m.kind), int(m.tile))
+    win = _NO_TILE if hand.win_tile is None else int(hand.win_tile)
+    return {
+        "concealed": np.asarray(hand.concealed, dtype=np.uint8)[None, :],
+        "melds": melds,
+        "win_tile": np.array([win], dtype=np.uint8),
+        "self_drawn": np.array([hand.self_drawn]),
+        "last_of_kind": np.array([hand.last_of_kind]),
+        "kong_win": np.array([hand.kong_win]),
+        "last_of_wall": np.array([hand.last_of_wall]),
+        "seat_wind": np.array([hand.seat_wind], dtype=np.uint8),
+        "round_wind": np.array([hand.round_wind], dtype=np.uint8),
+        "flowers": np.array([hand.flowers], dtype=np.uint8),
+    }
+
+
+# --------------------------------------------------------------------------- public
+
+
+def score(hand_or_text, ruleset="mcr", **context) -> Score:
+    """Score one hand.
+
+    Parameters
+    ----------
+    hand_or_text : Hand or str
+        A :class:`~mjstats.Hand` or hand text (``"[123p]55m12379s789p+8s"``;
+        see :mod:`mjstats.hand` for the grammar and context keywords).
+    ruleset : str or Ruleset
+        ``"mcr"`` (default) or a ruleset from :func:`mjstats.rules.get_ruleset`
+        with options, e.g. ``get_ruleset("mcr", mingan_gang=False)``.
+    **context
+        Win context overriding the hand's: ``self_drawn``, ``last_of_kind``,
+        ``kong_win``, ``last_of_wall``, ``seat_wind``, ``round_wind`` (0-3 =
+        E S W N), ``flowers`` (mask), ``situation``.
+
+    Returns
+    -------
+    Score
+        ``total`` -1 (and no fans) when the hand is not complete.
+
+    Raises
+    ------
+    InvalidHandError
+        Malformed hand text or fields; :class:`~mjstats.errors.InvalidContextError`
+        for a context the hand contradicts (see :mod:`mjstats.score`).
+
+    Examples
+    --------
+    >>> import mjstats
+    >>> s = mjstats.score("[123p]55m12379s789p+8s")
+    >>> s.total, s.legal, [f.zh for f in s.fans]
+    (17, True, ['三色双龙会', '坎张'])
+    >>> print(mjstats.score("EEE 123m 456p 789s 9m +9m", seat_wind=0, round_wind=0))
+    1239m456p789s111z+9m
+    regular: 123m 456p 789s 111z 99m
+      花龙    Mixed Straight    8
+      圈风刻  Prevalent Wind    2
+      门风刻  Seat Wind         2
+      门前清  Concealed Hand    2
+      单钓将  Single Wait       1
+      total 15 (legal)
+    """
+    from mjstats.hand import Hand, parse_hand
+
+    rs = _resolve(ruleset)
+    if isinstance(hand_or_text, str):
+        hand = parse_hand(hand_or_text, **context)
+    elif isinstance(hand_or_text, Hand):
+        hand = hand_or_text.replace(**context) if context else hand_or_text
+    else:
+        raise InvalidHandError(
+            f"score() takes a Hand or hand text, got {type(hand_or_text).__name__}; "
+            "for arrays build a HandBatch and use score_batch()"
+        )
+    arrays = _hand_arrays(hand)
+    _check_context(
+        arrays["concealed"],
+        arrays["melds"],
+        arrays["win_tile"],
+        arrays["self_drawn"],
+        arrays["last_of_kind"],
+        arrays["kong_win"],
+        batch=False,
+    )
+    total, fans, form, legal, sets = _run(arrays, rs, want_sets=True)
+    fan_list = [
+        Fan(int(f), d.key, d.zh, d.en, d.points, int(fans[0, f]))
+        for f, d in enumerate(rs.fans)
+        if fans[0, f]
+    ]
+    return Score(
+        total=int(total[0]),
+        legal=bool(legal[0]),
+        fans=fan_list,
+        form=FORM_NAMES[int(form[0])],
+        sets=_format_sets(hand, int(form[0]), sets[0]),
+        hand=hand,
+        ruleset=rs.name,
+    )
+
+
+def score_batch(batch, ruleset="mcr") -> BatchScore:
+    """Score N hands in parallel.
+
+    Parameters
+    ----------
+    batch : HandBatch or sequence of Hand or str
+        The hands (a sequence is converted with :meth:`HandBatch.from_hands`).
+        Waiting hands (no winning tile) and incomplete hands are allowed: they
+        score -1.
+    ruleset : str or Ruleset
+        As in :func:`score`.
+
+    Returns
+    -------
+    BatchScore
+        ``total`` int16 (N,), ``fan_counts`` uint8 (N, F), ``fans`` table,
+        ``legal`` bool (N,), ``form`` uint8 (N,).
+
+    Raises
+    ------
+    InvalidHandError
+        Malformed rows (raised by :class:`HandBatch` validation), or an
+        :class:`~mjstats.errors.InvalidContextError` naming the first row whose
+        win context the hand contradicts.
+
+    Examples
+    --------
+    >>> import mjstats
+    >>> b = mjstats.HandBatch.from_hands(["[123p]55m12379s789p+8s", "123m456p789s11z22z"])
+    >>> r = mjstats.score_batch(b)
+    >>> r.total.tolist(), r.legal.tolist(), r.form.tolist()
+    ([17, -1], [True, False], [1, 0])
+    >>> r.fans.loc[r.fan_counts[0] > 0, "zh"].tolist()
+    ['三色双龙会', '坎张']
+    """
+    from mjstats.batch import HandBatch
+
+    rs = _resolve(ruleset)
+    if not isinstance(batch, HandBatch):
+        if isinstance(batch, str):
+            raise InvalidHandError(
+                "score_batch() takes a HandBatch or a list of hands; use score() for one hand text"
+            )
+        batch = HandBatch.from_hands(batch)
+    arrays = {
+        name: getattr(batch, name)
+        for name in (
+            "concealed",
+            "melds",
+            "win_tile",
+            "self_drawn",
+            "last_of_kind",
+            "kong_win",
+            "last_of_wall",
+            "seat_wind",
+            "round_wind",
+            "flowers",
+        )
+    }
+    _check_context(
+        arrays["concealed"],
+        arrays["melds"],
+        arrays["win_tile"],
+        arrays["self_drawn"],
+        arrays["last_of_kind"],
+        arrays["kong_win"],
+        batch=True,
+    )
+    total, fans, form, legal, _ = _run(arrays, rs, want_sets=False)
+    return BatchScore(
+        total=total,
+        fan_counts=fans,
+        fans=_fans_frame(rs),
+        legal=legal,
+        form=form,
+        ruleset=rs.name,
+    )
+
+
+# --------------------------------------------------------------------------- callable module
+
+
+class _CallableModule(types.ModuleType):
+    """Lets ``mjstats.score(...)`` work even after ``import mjstats.score``.
+
+    Importing the submodule binds the *module* to ``mjstats.score``, shadowing
+    the function of the same name exported by :mod:`mjstats`; calling the module
+    calls the function, so both spellings work (as for :mod:`mjstats.shanten`).
+    """
+
+    def __call__(self, *args, **kwargs):
+        return score(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
