@@ -10,7 +10,7 @@ import click
 
 __all__ = ["command", "print_fan_table", "write_study_outputs"]
 
-_DEFAULT_N = {"sample": 1_000_000, "dealt": 1_000_000, "play": 20_000}
+_DEFAULT_N = {"sample": 1_000_000, "dealt": 1_000_000}
 
 
 def print_fan_table(agg, top: int) -> None:
@@ -63,10 +63,6 @@ def write_study_outputs(agg, out: Path) -> list[Path]:
         from mjstats.studies.dealt import shanten_table
 
         paths.append(write_report(shanten_table(agg), out / "shanten.csv"))
-    if agg.kind == "play":
-        from mjstats.studies.play import win_curve
-
-        paths.append(write_report(win_curve(agg), out / "win_curve.csv"))
     return paths
 
 
@@ -84,17 +80,17 @@ def _json_summary(agg) -> dict:
 @click.command("study")
 @click.argument(
     "kind",
-    type=click.Choice(["sample", "dealt", "exact", "play"]),
+    type=click.Choice(["sample", "dealt", "exact"]),
     default="sample",
     required=False,
 )
-@click.option("--ruleset", default="mcr", show_default=True, help="Ruleset: mcr or two-player.")
+@click.option("--ruleset", default="mcr", show_default=True, help="Ruleset (mcr).")
 @click.option(
     "--n",
     "n",
     type=click.IntRange(min=0),
     default=None,
-    help="Hands, deals or games [default: 1,000,000; play 20,000; exact: all].",
+    help="Hands or deals [default: 1,000,000; exact: all].",
 )
 @click.option(
     "--seed",
@@ -115,19 +111,6 @@ def _json_summary(agg) -> dict:
     default=False,
     show_default=True,
     help="dealt: also useful-tile statistics (slower).",
-)
-@click.option(
-    "--policy",
-    default="efficiency",
-    show_default=True,
-    help="play: discard policy (efficiency, fan-aware).",
-)
-@click.option(
-    "--draws",
-    type=click.IntRange(min=1),
-    default=21,
-    show_default=True,
-    help="play: draws per game.",
 )
 @click.option(
     "--top",
@@ -181,8 +164,6 @@ def command(
     seed,
     tiles,
     useful,
-    policy,
-    draws,
     top,
     out,
     json_path,
@@ -199,7 +180,6 @@ def command(
       sample  exactly distributed random complete hands (fast)
       dealt   random deals: shanten per form, useful tiles, fans of complete deals
       exact   every distinct complete hand, weighted: exact probabilities (minutes)
-      play    solitaire games with a discard policy: P(win by draw t), fans of wins
 
     Convention for fan probabilities (sample, dealt, exact): a random 14-tile
     deal conditioned on being complete, a uniformly random winning tile among
@@ -210,7 +190,6 @@ def command(
       mjstats study                                  # 1M sampled hands, seed 0
       mjstats study exact --json exact.json
       mjstats study dealt --n 200000 --seed 7 --out results/dealt
-      mjstats study play --policy fan-aware --n 5000 --draws 21
       mjstats study sample --n 100000000 --checkpoint run.ckpt    # Ctrl-C, then --resume
       mjstats study sample --dask local:2
     """
@@ -228,11 +207,9 @@ def command(
         study = make_study("exact", ruleset=ruleset)
     else:
         n = _DEFAULT_N[kind] if n is None else n
-        params = {"n_games" if kind == "play" else "n": n, "seed": seed, "ruleset": ruleset}
+        params = {"n": n, "seed": seed, "ruleset": ruleset}
         if kind == "dealt":
             params.update(tiles=int(tiles), useful=useful)
-        if kind == "play":
-            params.update(policy=policy, draws=draws)
         study = make_study(kind, **params)
     try:
         agg = run_study(
@@ -251,10 +228,6 @@ def command(
         from mjstats.studies.dealt import shanten_table
 
         Console().print(shanten_table(agg).to_string(index=False))
-    if kind == "play":
-        from mjstats.studies.play import play_summary
-
-        click.echo(json.dumps(play_summary(agg), indent=1))
     if out is not None:
         for p in write_study_outputs(agg, out):
             click.echo(f"wrote {p}", err=True)

@@ -77,9 +77,23 @@ def _popcount8(x):
 
 @jit
 def score_one(
-    ruleset_id, opts, minimum, flowers_count, concealed, melds, win_tile, self_drawn,
-    last_of_kind, kong_win, last_of_wall, seat_wind, round_wind, flowers, situation,
-    scratch, fan_out,
+    ruleset_id,
+    opts,
+    minimum,
+    flowers_count,
+    concealed,
+    melds,
+    win_tile,
+    self_drawn,
+    last_of_kind,
+    kong_win,
+    last_of_wall,
+    seat_wind,
+    round_wind,
+    flowers,
+    situation,
+    scratch,
+    fan_out,
 ):
     """Score one hand under a ruleset; returns ``(total, flower_points, form, legal)``.
 
@@ -88,8 +102,18 @@ def score_one(
     says whether flower points count toward ``minimum``.
     """
     base, form = mcr.score_hand(
-        concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, last_of_wall,
-        seat_wind, round_wind, opts, scratch, fan_out,
+        concealed,
+        melds,
+        win_tile,
+        self_drawn,
+        last_of_kind,
+        kong_win,
+        last_of_wall,
+        seat_wind,
+        round_wind,
+        opts,
+        scratch,
+        fan_out,
     )
     if base < 0:
         return -1, 0, 0, False

@@ -10,11 +10,10 @@ kind       what it computes
 sample     exactly distributed random complete hands, scored (fast default)
 dealt      random 13/14-tile deals: shanten per form, useful tiles, fans
 exact      every distinct complete 14-tile hand, weighted: exact answers
-play       solitaire games with a discard policy: P(win by draw t), fans
 =========  ===============================================================
 
-``analyze`` (expected values of the discards of one hand) lives in
-:mod:`mjstats.studies.analyze`.
+The ``play`` study and ``analyze`` (expected values of discards) are in
+development and not part of this release yet.
 """
 
 from __future__ import annotations
@@ -31,7 +30,6 @@ KINDS: dict[str, str] = {
     "sample": "mjstats.studies.sample:SampleStudy",
     "dealt": "mjstats.studies.dealt:DealtStudy",
     "exact": "mjstats.studies.exact:ExactStudy",
-    "play": "mjstats.studies.play:PlayStudy",
 }
 """Study kind -> ``"module:class"`` (imported on use)."""
 
