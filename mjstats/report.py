@@ -49,6 +49,7 @@ from mjstats.studies.aggregate import Aggregate
 __all__ = [
     "FORMATS",
     "TABLES",
+    "cjk_font",
     "cooccurrence",
     "fan_table",
     "form_table",
@@ -544,15 +545,42 @@ _CJK_FONTS = (
     "PingFang SC",
     "Heiti SC",
     "AR PL UMing CN",
+    # pan-CJK collections: matplotlib < 3.11 lists only the first face of a .ttc
+    # (JP for Debian's fonts-noto-cjk); every face has the glyphs of the fan names
+    "Noto Sans CJK JP",
+    "Noto Sans CJK TC",
+    "Noto Sans CJK KR",
+    "Noto Sans CJK HK",
+    "Source Han Sans",
+    "Source Han Sans CN",
 )
 
 
-def _cjk_font() -> str | None:
-    """Name of an installed font with Chinese glyphs (or of ``$MJSTATS_CJK_FONT``), or None."""
+def cjk_font() -> str | None:
+    """Name of the font the fan plots use for Chinese labels, or None (English only).
+
+    ``$MJSTATS_CJK_FONT`` (a font file) wins; otherwise the first installed font
+    of a list of common CJK fonts (see ``docs/plots.md``).
+
+    Raises
+    ------
+    FileNotFoundError
+        ``$MJSTATS_CJK_FONT`` names no file.
+
+    Examples
+    --------
+    >>> from mjstats.report import cjk_font
+    >>> cjk_font() is None or isinstance(cjk_font(), str)
+    True
+    """
     from matplotlib import font_manager
 
     path = os.environ.get("MJSTATS_CJK_FONT")
     if path:
+        if not os.path.isfile(path):
+            raise FileNotFoundError(
+                2, "MJSTATS_CJK_FONT names no font file (unset it for English-only labels)", path
+            )
         font_manager.fontManager.addfont(path)
         return font_manager.FontProperties(fname=path).get_name()
     installed = {f.name for f in font_manager.fontManager.ttflist}
@@ -564,7 +592,7 @@ def _cjk_font() -> str | None:
 
 def _fan_labels(df: pd.DataFrame) -> tuple[list[str], dict[str, Any]]:
     """Labels "zh en" when a CJK font exists (with font settings), else English only."""
-    font = _cjk_font()
+    font = cjk_font()
     if font is None:
         return list(df["en"]), {}
     return [f"{zh} {en}" for zh, en in zip(df["zh"], df["en"], strict=True)], {

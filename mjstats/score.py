@@ -279,11 +279,112 @@ class BatchScore:
 
 def _resolve(ruleset) -> Ruleset:
     rs = get_ruleset(ruleset)
-    if rs.name != "mcr":
+    if rs.name not in ("mcr", "two-player"):
         raise UnknownRulesetError(
             f"scoring is not available for ruleset {rs.name!r} yet; use ruleset='mcr'"
         )
     return rs
+
+
+def _form_names(rs: Ruleset) -> tuple[str, ...]:
+    return FORM_NAMES if rs.name == "mcr" else tuple(rs.forms)
+
+
+_TWO_PLAYER_SITUATION_BITS = 0x1F
+
+
+def _check_two_player(arrays: dict, *, batch: bool) -> None:
+    """Reject what the two-player game cannot hold: dots or bamboo tiles, seats
+    other than East (dealer) and West, a round other than East, unknown
+    situation bits and situation bits the hand contradicts."""
+    from mjstats.errors import InvalidContextError, InvalidTileError
+    from mjstats.tiles import TILES
+
+    conc = np.asarray(arrays["concealed"], dtype=np.uint8)
+    melds = np.asarray(arrays["melds"], dtype=np.uint8)
+    n = len(conc)
+    if n == 0:
+        return
+    kinds = melds[:, :, 0]
+    mt = melds[:, :, 1].astype(np.int64)
+    # tiles of each meld (a chow covers three kinds)
+    foreign = conc[:, 9:27].any(axis=1)
+    meld_foreign = (kinds > 0) & (
+        ((mt >= 9) & (mt < 27)) | ((kinds == 1) & (mt + 2 >= 9) & (mt + 2 < 27))
+    )
+    bad_tile = foreign | meld_foreign.any(axis=1)
+
+    def tile_problem(r):
+        ids = [int(t) + 9 for t in np.flatnonzero(conc[r, 9:27])]
+        for j in range(4):
+            if kinds[r, j] and meld_foreign[r, j]:
+                ids.append(int(mt[r, j]) if 9 <= mt[r, j] < 27 else int(mt[r, j]) + 2)
+        t = ids[0]
+        kind = "dots (饼)" if t < 18 else "bamboo (条)"
+        return (
+            f"the two-player ruleset plays characters (万) and honours only, "
+            f"but the hand holds {TILES[t]}, a {kind} tile"
+        )
+
+    fail_rows(bad_tile, tile_problem, error=InvalidTileError, batch=batch)
+    seat = np.asarray(arrays["seat_wind"], dtype=np.uint8)
+    rnd = np.asarray(arrays["round_wind"], dtype=np.uint8)
+    fail_rows(
+        (seat != 0) & (seat != 2),
+        "two-player seats are East (0, the dealer 庄家) and West (2, the other player 闲家)",
+        error=InvalidContextError,
+        detail=seat,
+        batch=batch,
+    )
+    fail_rows(
+        rnd != 0,
+        "the two-player round wind is always East (0)",
+        error=InvalidContextError,
+        detail=rnd,
+        batch=batch,
+    )
+    sit = np.asarray(arrays["situation"], dtype=np.uint8)
+    fail_rows(
+        (sit & ~np.uint8(_TWO_PLAYER_SITUATION_BITS)) != 0,
+        "two-player situation bits are 1 天胡, 2 地胡, 4 人胡, 8 报听, 16 天听",
+        error=InvalidContextError,
+        detail=sit,
+        batch=batch,
+    )
+    win = np.asarray(arrays["win_tile"], dtype=np.uint8)
+    sd = np.asarray(arrays["self_drawn"], dtype=np.bool_)
+    won = win != _NO_TILE
+    any_meld = (kinds > 0).any(axis=1)
+    exposed = ((kinds >= 1) & (kinds <= 3)).any(axis=1)
+    wins = ((sit & 7)[:, None] >> np.arange(3)) & 1
+    checks = (
+        (wins.sum(axis=1) > 1, "at most one of 天胡 (1), 地胡 (2), 人胡 (4) can hold"),
+        (
+            (sit & 1).astype(bool) & ((seat != 0) | any_meld | (won & ~sd)),
+            "天胡 (situation 1) is the dealer's (seat East) self-drawn win on the deal, "
+            "without any meld or concealed kong",
+        ),
+        (
+            (sit & 2).astype(bool) & ((seat == 0) | any_meld | (won & ~sd)),
+            "地胡 (situation 2) is the other player's (seat West) self-drawn win on the first "
+            "draw, without any meld or concealed kong",
+        ),
+        (
+            (sit & 4).astype(bool) & ((seat == 0) | any_meld | (won & sd)),
+            "人胡 (situation 4) is the other player's (seat West) win on the dealer's first "
+            "discard, without any meld or concealed kong",
+        ),
+        (
+            (sit & 8).astype(bool) & exposed,
+            "报听 (situation 8, 立直) needs a hand without chow, pung or exposed kong",
+        ),
+        (
+            (sit & 16).astype(bool) & any_meld,
+            "天听 (situation 16) is declared on the deal: no meld or concealed kong",
+        ),
+    )
+    for bad, problem in checks:
+        fail_rows(bad, problem, error=InvalidContextError, batch=batch)
 
 
 def _options_mask(rs: Ruleset) -> int:
@@ -359,7 +460,51 @@ def _readonly(arr, dtype):
     return out
 
 
+def _run_two_player(arrays: dict, rs: Ruleset, want_sets: bool):
+    from mjstats.kernels.two_player import N_FANS, score_rows
+
+    n = len(arrays["win_tile"])
+    total = np.empty(n, dtype=np.int16)
+    fans = np.empty((n, N_FANS), dtype=np.uint8)  # the kernel writes every entry
+    form = np.empty(n, dtype=np.uint8)
+    sets = np.zeros((n if want_sets else 0, 8, 4), dtype=np.uint8)
+    if n:
+        score_rows(
+            _readonly(arrays["concealed"], np.uint8),
+            _readonly(arrays["melds"], np.uint8),
+            _readonly(arrays["win_tile"], np.uint8),
+            _readonly(arrays["self_drawn"], np.bool_),
+            _readonly(arrays["kong_win"], np.bool_),
+            _readonly(arrays["last_of_wall"], np.bool_),
+            _readonly(arrays["seat_wind"], np.uint8),
+            _readonly(arrays["round_wind"], np.uint8),
+            _readonly(arrays["flowers"], np.uint8),
+            _readonly(arrays["situation"], np.uint8),
+            total,
+            fans,
+            form,
+            sets,
+        )
+    base = total.astype(np.int32)
+    if not rs.options.get("flowers_count_toward_minimum", True):
+        flower_cols = [rs.fan_id(k) for k in _TWO_PLAYER_FLOWER_FANS]
+        base -= (fans[:, flower_cols].astype(np.int32) * rs.points[flower_cols]).sum(axis=1)
+    legal = (total >= 0) & (base >= rs.minimum)
+    return total, fans, form, legal, sets
+
+
+_TWO_PLAYER_FLOWER_FANS = (
+    "eight_immortals",
+    "flower_tiles",
+    "seat_flowers",
+    "four_gentlemen",
+    "four_seasons",
+)
+
+
 def _run(arrays: dict, rs: Ruleset, want_sets: bool):
+    if rs.name == "two-player":
+        return _run_two_player(arrays, rs, want_sets)
     from mjstats.kernels.mcr import N_FANS, score_rows
 
     n = len(arrays["win_tile"])
@@ -407,7 +552,9 @@ def _fans_frame(rs: Ruleset):
     )
 
 
-def _format_sets(hand, form: int, sets_row: np.ndarray) -> tuple[str, ...]:
+def _format_sets(
+    hand, form: int, sets_row: np.ndarray, form_names: tuple[str, ...] = FORM_NAMES
+) -> tuple[str, ...]:
     """Readable parts of the chosen reading."""
     from mjstats.kernels.decompose import KNITTED
     from mjstats.tiles import format_tiles
@@ -432,7 +579,7 @@ def _format_sets(hand, form: int, sets_row: np.ndarray) -> tuple[str, ...]:
             return tiles((tile,) * 2)
         return ""
 
-    name = FORM_NAMES[form]
+    name = form_names[form]
     if name == "regular":
         rows = [tuple(map(int, sets_row[i, :3])) for i in range(4)]
         fixed = [r for r in rows if r[2] or r[0] == 3]
@@ -468,6 +615,7 @@ def _hand_arrays(hand) -> dict:
         "seat_wind": np.array([hand.seat_wind], dtype=np.uint8),
         "round_wind": np.array([hand.round_wind], dtype=np.uint8),
         "flowers": np.array([hand.flowers], dtype=np.uint8),
+        "situation": np.array([hand.situation], dtype=np.uint8),
     }
 
 
@@ -516,6 +664,13 @@ def score(hand_or_text, ruleset="mcr", **context) -> Score:
       门前清  Concealed Hand    2
       单钓将  Single Wait       1
       total 15 (legal)
+
+    The two-player ruleset (二人麻将: characters, honours, flowers; situation
+    bits 1 天胡, 2 地胡, 4 人胡, 8 报听, 16 天听):
+
+    >>> s = mjstats.score("2233445566778m+8m", ruleset="two-player", flowers=0x11)
+    >>> s.total, [f.zh for f in s.fans]
+    (93, ['大车轮', '断幺', '花牌', '二五八将', '季花'])
     """
     from mjstats.hand import Hand, parse_hand
 
@@ -539,7 +694,10 @@ def score(hand_or_text, ruleset="mcr", **context) -> Score:
         arrays["kong_win"],
         batch=False,
     )
+    if rs.name == "two-player":
+        _check_two_player(arrays, batch=False)
     total, fans, form, legal, sets = _run(arrays, rs, want_sets=True)
+    names = _form_names(rs)
     fan_list = [
         Fan(int(f), d.key, d.zh, d.en, d.points, int(fans[0, f]))
         for f, d in enumerate(rs.fans)
@@ -549,8 +707,8 @@ def score(hand_or_text, ruleset="mcr", **context) -> Score:
         total=int(total[0]),
         legal=bool(legal[0]),
         fans=fan_list,
-        form=FORM_NAMES[int(form[0])],
-        sets=_format_sets(hand, int(form[0]), sets[0]),
+        form=names[int(form[0])],
+        sets=_format_sets(hand, int(form[0]), sets[0], names),
         hand=hand,
         ruleset=rs.name,
     )
@@ -613,6 +771,7 @@ def score_batch(batch, ruleset="mcr") -> BatchScore:
             "seat_wind",
             "round_wind",
             "flowers",
+            "situation",
         )
     }
     _check_context(
@@ -624,6 +783,8 @@ def score_batch(batch, ruleset="mcr") -> BatchScore:
         arrays["kong_win"],
         batch=True,
     )
+    if rs.name == "two-player":
+        _check_two_player(arrays, batch=True)
     total, fans, form, legal, _ = _run(arrays, rs, want_sets=False)
     return BatchScore(
         total=total,
@@ -632,6 +793,7 @@ def score_batch(batch, ruleset="mcr") -> BatchScore:
         legal=legal,
         form=form,
         ruleset=rs.name,
+        form_names=_form_names(rs),
     )
 
 

@@ -426,11 +426,11 @@ def test_plot_report_and_given_axes(agg):
 def test_fan_labels_use_chinese_with_a_cjk_font(monkeypatch):
     t = report.fan_table(make_aggregate())
     t = t[t["hands"] > 0]
-    monkeypatch.setattr(report, "_cjk_font", lambda: "Noto Sans CJK SC")
+    monkeypatch.setattr(report, "cjk_font", lambda: "Noto Sans CJK SC")
     labels, rc = report._fan_labels(t)
     assert labels[0] == "七对 Seven Pairs"  # id order: 七对 is fan 18
     assert rc == {"font.family": ["Noto Sans CJK SC", "DejaVu Sans"]}
-    monkeypatch.setattr(report, "_cjk_font", lambda: None)
+    monkeypatch.setattr(report, "cjk_font", lambda: None)
     labels, rc = report._fan_labels(t)
     assert labels[0] == "Seven Pairs" and rc == {}
 
@@ -438,4 +438,10 @@ def test_fan_labels_use_chinese_with_a_cjk_font(monkeypatch):
 def test_cjk_font_from_environment(monkeypatch):
     font = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
     monkeypatch.setenv("MJSTATS_CJK_FONT", str(font))
-    assert report._cjk_font() == "DejaVu Sans"
+    assert report.cjk_font() == "DejaVu Sans"
+
+
+def test_cjk_font_names_a_missing_file(monkeypatch):
+    monkeypatch.setenv("MJSTATS_CJK_FONT", "/no/such/font.ttf")
+    with pytest.raises(FileNotFoundError, match="MJSTATS_CJK_FONT"):
+        report.cjk_font()

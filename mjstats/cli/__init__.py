@@ -45,6 +45,8 @@ from mjstats.errors import InvalidHandError, UnknownRulesetError
 __all__ = ["COMMANDS", "cli", "main"]
 
 COMMANDS: dict[str, str] = {
+    "analyze": "mjstats.cli.analyze_cmd:command",
+    "bench": "mjstats.cli.bench_cmd:command",
     "hand": "mjstats.cli:hand_command",
     "records": "mjstats.cli.records_cmd:command",
     "report": "mjstats.cli.report_cmd:command",

@@ -10,7 +10,7 @@ import click
 
 __all__ = ["command", "print_fan_table", "write_study_outputs"]
 
-_DEFAULT_N = {"sample": 1_000_000, "dealt": 1_000_000}
+_DEFAULT_N = {"sample": 1_000_000, "dealt": 1_000_000, "play": 20_000}
 
 
 def print_fan_table(agg, top: int) -> None:
@@ -63,6 +63,10 @@ def write_study_outputs(agg, out: Path) -> list[Path]:
         from mjstats.studies.dealt import shanten_table
 
         paths.append(write_report(shanten_table(agg), out / "shanten.csv"))
+    if agg.kind == "play":
+        from mjstats.studies.play import win_curve
+
+        paths.append(write_report(win_curve(agg), out / "win_curve.csv"))
     return paths
 
 
@@ -74,13 +78,21 @@ def _json_summary(agg) -> dict:
     from mjstats.report import fan_table, summary
 
     t = fan_table(agg)
-    return {**summary(agg), "fan_probability": dict(zip(t["en"], t["frequency"], strict=True))}
+    out = {**summary(agg), "fan_probability": dict(zip(t["en"], t["frequency"], strict=True))}
+    if agg.kind == "play":
+        from mjstats.studies.play import play_summary, win_curve
+
+        out["play"] = play_summary(agg)
+        out["p_win_by_draw"] = win_curve(agg)["p_win_by"].tolist()
+    if agg.kind == "dealt":
+        out["deals"] = int(agg["deals"][0])
+    return out
 
 
 @click.command("study")
 @click.argument(
     "kind",
-    type=click.Choice(["sample", "dealt", "exact"]),
+    type=click.Choice(["sample", "dealt", "exact", "play"]),
     default="sample",
     required=False,
 )
@@ -90,7 +102,7 @@ def _json_summary(agg) -> dict:
     "n",
     type=click.IntRange(min=0),
     default=None,
-    help="Hands or deals [default: 1,000,000; exact: all].",
+    help="Hands, deals or games [default: 1,000,000; play: 20,000; exact: all].",
 )
 @click.option(
     "--seed",
@@ -111,6 +123,32 @@ def _json_summary(agg) -> dict:
     default=False,
     show_default=True,
     help="dealt: also useful-tile statistics (slower).",
+)
+@click.option(
+    "--per-form/--no-per-form",
+    default=False,
+    show_default=True,
+    help="dealt: also the shanten of each form (slower).",
+)
+@click.option(
+    "--policy",
+    type=click.Choice(["efficiency", "fan-aware"]),
+    default="efficiency",
+    show_default=True,
+    help="play: discard policy.",
+)
+@click.option(
+    "--draws",
+    type=click.IntRange(min=1),
+    default=21,
+    show_default=True,
+    help="play: draws per game at most (21 = one player's share of the wall).",
+)
+@click.option(
+    "--last-tile/--no-last-tile",
+    default=False,
+    show_default=True,
+    help="play: the final draw is the last tile of the wall (scores 妙手回春).",
 )
 @click.option(
     "--top",
@@ -164,6 +202,10 @@ def command(
     seed,
     tiles,
     useful,
+    per_form,
+    policy,
+    draws,
+    last_tile,
     top,
     out,
     json_path,
@@ -180,6 +222,7 @@ def command(
       sample  exactly distributed random complete hands (fast)
       dealt   random deals: shanten per form, useful tiles, fans of complete deals
       exact   every distinct complete hand, weighted: exact probabilities (minutes)
+      play    solitaire games with a discard policy: P(win by draw t), fans, points
 
     Convention for fan probabilities (sample, dealt, exact): a random 14-tile
     deal conditioned on being complete, a uniformly random winning tile among
@@ -190,6 +233,8 @@ def command(
       mjstats study                                  # 1M sampled hands, seed 0
       mjstats study exact --json exact.json
       mjstats study dealt --n 200000 --seed 7 --out results/dealt
+      mjstats study dealt --n 100000000 --tiles 13          # fast: all-forms shanten
+      mjstats study play --policy fan-aware --n 20000 --draws 21
       mjstats study sample --n 100000000 --checkpoint run.ckpt    # Ctrl-C, then --resume
       mjstats study sample --dask local:2
     """
@@ -207,9 +252,11 @@ def command(
         study = make_study("exact", ruleset=ruleset)
     else:
         n = _DEFAULT_N[kind] if n is None else n
-        params = {"n": n, "seed": seed, "ruleset": ruleset}
+        params = {"n_games" if kind == "play" else "n": n, "seed": seed, "ruleset": ruleset}
         if kind == "dealt":
-            params.update(tiles=int(tiles), useful=useful)
+            params.update(tiles=int(tiles), useful=useful, per_form=per_form)
+        if kind == "play":
+            params.update(policy=policy, draws=draws, last_tile=last_tile)
         study = make_study(kind, **params)
     try:
         agg = run_study(
@@ -228,6 +275,18 @@ def command(
         from mjstats.studies.dealt import shanten_table
 
         Console().print(shanten_table(agg).to_string(index=False))
+    if kind == "play":
+        from mjstats.studies.play import play_summary, win_curve
+
+        s = play_summary(agg)
+        click.echo(
+            f"policy {policy}: {s['games']:,} games of at most {draws} draws, "
+            f"P(legal win) = {s['p_win']:.4f}, mean fan of wins {s['mean_fan']:.2f}, "
+            f"points per game {s['points_per_game']:.3f}, mean draw of wins "
+            f"{s['mean_win_draw']:.2f}"
+        )
+        curve = win_curve(agg)
+        click.echo(curve.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
     if out is not None:
         for p in write_study_outputs(agg, out):
             click.echo(f"wrote {p}", err=True)

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from mjstats.kernels import mcr
+from mjstats.kernels import mcr, two_player
 from mjstats.kernels._jit import jit
 
 __all__ = ["RULESET_IDS", "KernelSpec", "kernel_spec", "new_scratch", "score_one"]
 
 RULESET_MCR = 0
-RULESET_IDS = {"mcr": RULESET_MCR}
+RULESET_TWO_PLAYER = 1
+RULESET_IDS = {"mcr": RULESET_MCR, "two-player": RULESET_TWO_PLAYER}
 """Ruleset name -> id taken by :func:`score_one`."""
 
 
@@ -45,10 +46,11 @@ def kernel_spec(rs) -> KernelSpec:
     if rs.name not in RULESET_IDS:
         raise ValueError(f"no scoring kernel for ruleset {rs.name!r}")
     opts = 0
-    if rs.options.get("mingan_gang", True):
-        opts |= mcr.OPT_MINGAN_GANG
-    if rs.options.get("knitted_straight_wait_fans", True):
-        opts |= mcr.OPT_KNITTED_WAIT
+    if rs.name == "mcr":
+        if rs.options.get("mingan_gang", True):
+            opts |= mcr.OPT_MINGAN_GANG
+        if rs.options.get("knitted_straight_wait_fans", True):
+            opts |= mcr.OPT_KNITTED_WAIT
     return KernelSpec(
         RULESET_IDS[rs.name],
         opts,
@@ -61,8 +63,9 @@ def kernel_spec(rs) -> KernelSpec:
 
 @jit
 def new_scratch():
-    """Per-thread scratch buffers for :func:`score_one` (allocate once, reuse)."""
-    return mcr.new_work()
+    """Per-thread scratch buffers for :func:`score_one` (allocate once, reuse):
+    the MCR kernel's and the two-player kernel's."""
+    return (mcr.new_work(), two_player.new_work())
 
 
 @jit
@@ -100,7 +103,33 @@ def score_one(
     ``total`` includes flower points and is -1 when the hand is not complete
     (then ``fan_out`` is all zero and ``legal`` is False). ``flowers_count``
     says whether flower points count toward ``minimum``.
+
+    Two-player (``ruleset_id`` 1): ``fan_out`` has 66 entries; flower points
+    are those of 花牌, 季花, 春夏秋冬, 梅兰竹菊 and 八仙过海; ``last_of_kind``
+    is not used (the game has no 和绝张); ``situation`` gives 天胡, 地胡, 人胡,
+    报听 and 天听. Situation bits the hand contradicts are ignored here (the
+    public API rejects them).
     """
+    if ruleset_id == RULESET_TWO_PLAYER:
+        total, form = two_player.score_hand(
+            concealed,
+            melds,
+            win_tile,
+            self_drawn,
+            kong_win,
+            last_of_wall,
+            seat_wind,
+            round_wind,
+            flowers,
+            situation,
+            scratch[1],
+            fan_out,
+        )
+        if total < 0:
+            return -1, 0, 0, False
+        nfl = two_player.flower_points(fan_out)
+        legal = (total if flowers_count else total - nfl) >= minimum
+        return total, nfl, form, legal
     base, form = mcr.score_hand(
         concealed,
         melds,
@@ -112,7 +141,7 @@ def score_one(
         seat_wind,
         round_wind,
         opts,
-        scratch,
+        scratch[0],
         fan_out,
     )
     if base < 0:

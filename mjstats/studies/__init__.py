@@ -8,12 +8,17 @@ Every study is a :class:`~mjstats.studies.runner.Study`, run by
 kind       what it computes
 =========  ===============================================================
 sample     exactly distributed random complete hands, scored (fast default)
-dealt      random 13/14-tile deals: shanten per form, useful tiles, fans
+dealt      random 13/14-tile deals: shanten (all forms; per form and useful
+           tiles as options), P(complete), fans of complete deals
 exact      every distinct complete 14-tile hand, weighted: exact answers
+play       solitaire games with a discard policy (``efficiency``,
+           ``fan-aware`` or your own): P(legal win by draw t), fans, points
 =========  ===============================================================
 
-The ``play`` study and ``analyze`` (expected values of discards) are in
-development and not part of this release yet.
+``analyze`` (per candidate discard of one hand: shanten, useful tiles, and by
+Monte Carlo P(legal win within k draws), E[fan | win], expected points) is
+:func:`mjstats.studies.analyze.analyze` and ``mjstats analyze``; it runs on the
+same runner and policies as ``play``.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ KINDS: dict[str, str] = {
     "sample": "mjstats.studies.sample:SampleStudy",
     "dealt": "mjstats.studies.dealt:DealtStudy",
     "exact": "mjstats.studies.exact:ExactStudy",
+    "play": "mjstats.studies.play:PlayStudy",
 }
 """Study kind -> ``"module:class"`` (imported on use)."""
 

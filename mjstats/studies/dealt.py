@@ -1,18 +1,38 @@
 """``dealt``: random deals from a ruleset's wall: shanten, useful tiles, P(complete), fans.
 
 Each deal draws ``tiles`` (13 or 14) tiles without replacement from the
-ruleset's wall (four copies of every tile kind it plays with; flowers are not
-dealt). For every deal the study records the shanten of each of the ruleset's
-forms and their minimum, and useful-tile statistics (when ``useful=True``):
+ruleset's wall: four copies of every tile kind in ``ruleset.tiles`` (136 tiles
+in MCR; flowers are not dealt), so a ruleset with fewer kinds (two-player:
+characters and honours) deals from its own smaller wall. For every deal the
+study records
 
-* 13-tile deals: the number of useful kinds and of useful copies not in the hand;
-* 14-tile deals: the same after the best discard (lowest shanten, then most copies).
+* always: the shanten over all of the ruleset's forms (``shanten_hist`` row
+  ``any``), and for 14-tile deals whether the deal is complete;
+* with ``per_form=True``: the shanten of each form separately (one more row
+  per form, in ``ruleset.shanten_forms`` order);
+* with ``useful=True``: useful-tile statistics: for 13-tile deals the number
+  of useful kinds and of useful copies not in the hand; for 14-tile deals the
+  same after the best discard (lowest shanten, then most copies).
+
+The default (all-forms shanten only) is the fast mode: the deal loop keeps the
+four group keys of the shanten tables up to date as tiles are dealt and never
+builds a count vector, and tiles are drawn with a multiply-shift bounded
+integer (Lemire's method, exact: no modulo bias). The options only add work;
+the deals themselves depend on nothing but the seed and the chunk, so the same
+seed gives the same ``any`` row with or without them.
 
 A complete 14-tile deal is scored under the fan-probability convention of
 :mod:`mjstats.studies.exact`: the 14th tile dealt (a uniformly random one of the
 14) is the winning tile, self-drawn, seat and round wind East, no flowers, no
 melds, no other flags. So ``dealt`` estimates, by sampling, what ``exact``
 computes.
+
+Counters of the aggregate: ``deals``; ``shanten_hist`` int64 (rows, 16): row
+per form (``per_form`` only) then ``any``, column ``shanten + 1``;
+``useful_kinds_hist`` (35,) and ``useful_copies_hist`` (137,) (``useful``
+only); for 14-tile deals the fan counters of
+:mod:`mjstats.kernels.accumulate` (``hands`` = deals, ``complete``, ``legal``,
+fans of the complete deals).
 """
 
 from __future__ import annotations
@@ -22,9 +42,9 @@ from typing import Any
 import numba
 import numpy as np
 
-from mjstats.kernels._jit import jit, pjit
+from mjstats.kernels._jit import ijit, jit, pjit
 from mjstats.kernels.accumulate import accumulate_chunk, chunk_counters, sum_counters
-from mjstats.kernels.rng import chunk_states, shuffle_prefix
+from mjstats.kernels.rng import chunk_states
 from mjstats.kernels.scoring import kernel_spec, new_scratch, score_one
 from mjstats.kernels.shanten import FORM_BITS, IMPOSSIBLE, discard_one, shanten_one, useful_one
 from mjstats.kernels.tables import get_tables
@@ -32,13 +52,104 @@ from mjstats.rules import Ruleset, get_ruleset
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.runner import Study
 
-__all__ = ["DealtStudy", "dealt"]
+__all__ = ["DealtStudy", "deal_prefix", "dealt", "shanten_table"]
 
 SHANTEN_BINS = 16  # shanten -1 .. 14 at index shanten + 1
 CHUNK = 1 << 16
+_MASK32 = np.uint64(0xFFFFFFFF)
+
+
+# ------------------------------------------------------------------ kernels
+@ijit
+def _rotl(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@ijit
+def _step(s0, s1, s2, s3):
+    """One xoshiro256** step on a state held in four scalars: ``(output, s0, s1, s2, s3)``.
+
+    The same generator as :func:`mjstats.kernels.rng.next_u64`, but the state
+    stays in registers inside the deal loop instead of an array in memory.
+    """
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
+@ijit
+def _deal(s0, s1, s2, s3, wall, k, counts):
+    """Partial Fisher-Yates: ``wall[:k]`` becomes a uniform draw; adds the tiles to ``counts``.
+
+    Each position ``i`` swaps in a uniform position of ``[i, len(wall))``,
+    drawn with Lemire's multiply-shift from 32 random bits ("Fast random
+    integer generation in an interval", 2019): exact, with a division only in
+    the rare case ``low < n``. Each 64-bit output serves two positions (high
+    half, then low half); a rejected draw takes the high half of a new output.
+    The rest of ``wall`` keeps the undrawn tiles, so the next deal can start
+    from the permuted wall (any order of the wall gives a uniform draw).
+    Returns the new state.
+    """
+    n = wall.shape[0]
+    last = min(k, n - 1)
+    r = np.uint64(0)
+    for i in range(last):
+        if i % 2 == 0:
+            r, s0, s1, s2, s3 = _step(s0, s1, s2, s3)
+            x = r >> np.uint64(32)
+        else:
+            x = r & _MASK32
+        un = np.uint64(n - i)
+        m = x * un
+        low = m & _MASK32
+        if low < un:
+            threshold = (np.uint64(0x100000000) - un) % un
+            while low < threshold:
+                r2, s0, s1, s2, s3 = _step(s0, s1, s2, s3)
+                m = (r2 >> np.uint64(32)) * un
+                low = m & _MASK32
+        j = i + np.int64(m >> np.uint64(32))
+        t = wall[j]
+        wall[j] = wall[i]
+        wall[i] = t
+        counts[t] += 1
+    for i in range(last, k):  # k == len(wall): the last tile is forced
+        counts[wall[i]] += 1
+    return s0, s1, s2, s3
 
 
 @jit
+def deal_prefix(state, wall, k, counts):
+    """Deal ``k`` tiles: ``wall[:k]`` becomes a uniform draw of the wall, added to ``counts``.
+
+    ``state`` (uint64[4], a chunk's generator, see
+    :func:`mjstats.kernels.rng.chunk_states`) is advanced in place. The
+    ``dealt`` kernels use exactly this draw (see :func:`_deal`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mjstats.kernels.rng import chunk_states
+    >>> wall = np.repeat(np.arange(34, dtype=np.uint8), 4)
+    >>> counts = np.zeros(34, np.uint8)
+    >>> deal_prefix(chunk_states(1, 0, 1)[0], wall, 14, counts)
+    >>> int(counts.sum()), bool((np.bincount(wall, minlength=34) == 4).all())
+    (14, True)
+    """
+    s0, s1, s2, s3 = _deal(state[0], state[1], state[2], state[3], wall, k, counts)
+    state[0] = s0
+    state[1] = s1
+    state[2] = s2
+    state[3] = s3
+
+
+@ijit
 def _useful_copies(counts, useful):
     kinds = 0
     copies = 0
@@ -51,23 +162,11 @@ def _useful_copies(counts, useful):
 
 @jit
 def _dealt_chunk(
-    state,
-    n,
-    n_tiles,
-    wall_kinds,
-    form_bits,
-    all_forms,
-    want_useful,
-    tab,
-    spec,
-    n_fans,
-    shanten_hist,
-    kinds_hist,
-    copies_hist,
-    fc,
-    c,
-):
+    state, n, n_tiles, wall_kinds, form_bits, all_forms, per_form, want_useful, tab, spec,
+    n_fans, shanten_hist, kinds_hist, copies_hist, fc, c,
+):  # fmt: skip
     n_forms = form_bits.shape[0]
+    any_row = shanten_hist.shape[0] - 1
     wall = wall_kinds.copy()
     counts = np.zeros(34, np.uint8)
     melds = np.zeros((4, 2), np.uint8)
@@ -75,18 +174,16 @@ def _dealt_chunk(
     d_useful = np.zeros(34, np.int64)
     fan_out = np.zeros(n_fans, np.uint8)
     scratch = new_scratch()
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     for _ in range(n):
-        shuffle_prefix(state, wall, n_tiles)
-        counts[:] = 0
-        for j in range(n_tiles):
-            counts[wall[j]] += 1
-        best = IMPOSSIBLE
-        for f in range(n_forms):
-            s = shanten_one(counts, 0, form_bits[f], tab)
-            if s != IMPOSSIBLE:
-                shanten_hist[f, s + 1] += 1
-            best = min(best, s)
-        shanten_hist[n_forms, best + 1] += 1
+        s0, s1, s2, s3 = _deal(s0, s1, s2, s3, wall, n_tiles, counts)
+        best = shanten_one(counts, 0, all_forms, tab)
+        shanten_hist[any_row, best + 1] += 1
+        if per_form:
+            for f in range(n_forms):
+                s = shanten_one(counts, 0, form_bits[f], tab)
+                if s != IMPOSSIBLE:
+                    shanten_hist[f, s + 1] += 1
         if want_useful and best >= 0:
             if n_tiles % 3 == 1:
                 _, bits = useful_one(counts, 0, all_forms, tab)
@@ -104,71 +201,34 @@ def _dealt_chunk(
                             kinds, copies = k, cp
             kinds_hist[kinds] += 1
             copies_hist[copies] += 1
-        if n_tiles == 14:
-            total = -1
-            nfl = 0
-            form = 0
-            legal = False
-            if best == -1:
-                total, nfl, form, legal = score_one(
-                    spec[0],
-                    spec[1],
-                    spec[2],
-                    spec[3],
-                    counts,
-                    melds,
-                    wall[13],
-                    True,
-                    False,
-                    False,
-                    False,
-                    0,
-                    0,
-                    0,
-                    0,
-                    scratch,
-                    fan_out,
-                )
+        if n_tiles == 14 and best == -1:
+            total, nfl, form, legal = score_one(
+                spec[0], spec[1], spec[2], spec[3], counts, melds, wall[13], True, False,
+                False, False, 0, 0, 0, 0, scratch, fan_out,
+            )  # fmt: skip
             accumulate_chunk(fc, c, fan_out, total, nfl, form, True, legal, 1)
+        for j in range(n_tiles):
+            counts[wall[j]] = 0
+    state[0] = s0
+    state[1] = s1
+    state[2] = s2
+    state[3] = s3
 
 
 @pjit
 def _dealt_chunks(
-    states,
-    sizes,
-    n_tiles,
-    wall_kinds,
-    form_bits,
-    all_forms,
-    want_useful,
-    tab,
-    spec,
-    n_fans,
-    shanten_hist,
-    kinds_hist,
-    copies_hist,
-    fc,
-):
+    states, sizes, n_tiles, wall_kinds, form_bits, all_forms, per_form, want_useful, tab, spec,
+    n_fans, shanten_hist, kinds_hist, copies_hist, fc,
+):  # fmt: skip
     for c in numba.prange(states.shape[0]):
         _dealt_chunk(
-            states[c],
-            sizes[c],
-            n_tiles,
-            wall_kinds,
-            form_bits,
-            all_forms,
-            want_useful,
-            tab,
-            spec,
-            n_fans,
-            shanten_hist[c],
-            kinds_hist[c],
-            copies_hist[c],
-            fc,
-            c,
-        )
+            states[c], sizes[c], n_tiles, wall_kinds, form_bits, all_forms, per_form,
+            want_useful, tab, spec, n_fans, shanten_hist[c], kinds_hist[c], copies_hist[c],
+            fc, c,
+        )  # fmt: skip
 
 
+# ------------------------------------------------------------------ the study
 class DealtStudy(Study):
     """Random deals (see the module docstring).
 
@@ -182,9 +242,18 @@ class DealtStudy(Study):
     tiles : {13, 14}
         Tiles per deal.
     useful : bool
-        Also compute useful-tile statistics (slower).
+        Also compute useful-tile statistics (several times slower).
+    per_form : bool
+        Also the shanten of each form separately (about twice as slow).
     ruleset : str or Ruleset
-        Whose wall and forms.
+        Whose wall (``ruleset.tiles``, four copies each), forms and scorer.
+
+    Examples
+    --------
+    >>> from mjstats.studies.runner import run_study
+    >>> agg = run_study(DealtStudy(1000, seed=1, per_form=True), progress=False)
+    >>> agg["shanten_hist"].shape, int(agg["shanten_hist"][-1].sum())
+    ((6, 16), 1000)
     """
 
     kind = "dealt"
@@ -194,15 +263,36 @@ class DealtStudy(Study):
         n: int,
         seed: int,
         tiles: int = 14,
-        useful: bool = True,
+        useful: bool = False,
         ruleset: str | Ruleset = "mcr",
+        per_form: bool = False,
     ) -> None:
         if tiles not in (13, 14):
             raise ValueError(f"tiles must be 13 or 14, not {tiles}")
-        if n < 0:
-            raise ValueError(f"n must be >= 0, not {n}")
-        self.n, self.seed, self.tiles, self.useful = int(n), int(seed), tiles, bool(useful)
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+            raise ValueError(f"n must be an integer >= 0, not {n!r}")
+        if seed is None:
+            raise ValueError("dealt needs an explicit integer seed for reproducibility")
+        self.n, self.seed, self.tiles = int(n), int(seed), int(tiles)
+        self.useful, self.per_form = bool(useful), bool(per_form)
         self.ruleset = get_ruleset(ruleset)
+        if len(self.ruleset.tiles) * 4 < self.tiles:
+            raise ValueError(f"ruleset {self.ruleset.name!r} has too few tiles to deal")
+
+    def __getstate__(self) -> dict[str, Any]:
+        # a Ruleset holds mappingproxy objects, which do not pickle: send name and options
+        state = dict(self.__dict__)
+        rs = state["ruleset"]
+        if get_ruleset(rs.name, **rs.options) == rs:  # a registered ruleset: send its name
+            del state["ruleset"]
+            state["_ruleset_spec"] = (rs.name, dict(rs.options))
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        spec = state.pop("_ruleset_spec", None)
+        self.__dict__.update(state)
+        if spec is not None:
+            self.ruleset = get_ruleset(spec[0], **spec[1])
 
     def params(self) -> dict[str, Any]:
         return {
@@ -212,8 +302,10 @@ class DealtStudy(Study):
             "seed": self.seed,
             "tiles": self.tiles,
             "useful": self.useful,
+            "per_form": self.per_form,
             "chunk_size": CHUNK,
             "forms": list(self.ruleset.shanten_forms),
+            "rng": "xoshiro256**, Lemire 32-bit bounded, 2 draws per output",
         }
 
     def n_chunks(self) -> int:
@@ -230,14 +322,21 @@ class DealtStudy(Study):
         return "deals"
 
     def run_chunks(self, first: int, count: int) -> Aggregate:
-        spec = kernel_spec(self.ruleset)
         forms = self.ruleset.shanten_forms
         form_bits = np.array([FORM_BITS[f] for f in forms], np.int64)
         all_forms = int(np.bitwise_or.reduce(form_bits))
-        shanten_hist = np.zeros((count, len(forms) + 1, SHANTEN_BINS), np.int64)
-        kinds_hist = np.zeros((count, 35), np.int64)
-        copies_hist = np.zeros((count, 4 * 34 + 1), np.int64)
-        fc = chunk_counters(count, spec.n_fans, spec.n_forms)
+        rows = len(forms) + 1 if self.per_form else 1
+        shanten_hist = np.zeros((count, rows, SHANTEN_BINS), np.int64)
+        kinds_hist = np.zeros((count, 35 if self.useful else 0), np.int64)
+        copies_hist = np.zeros((count, 4 * 34 + 1 if self.useful else 0), np.int64)
+        if self.tiles == 14:
+            spec = kernel_spec(self.ruleset)
+            n_fans, n_forms = spec.n_fans, spec.n_forms
+            spec_arr = np.array(spec[:4], np.int64)
+        else:  # 13-tile deals are never scored (and need no scoring kernel)
+            n_fans, n_forms = 1, 1
+            spec_arr = np.zeros(4, np.int64)
+        fc = chunk_counters(count, n_fans, n_forms)
         if count:
             wall = np.repeat(np.array(self.ruleset.tiles, np.uint8), 4)
             _dealt_chunks(
@@ -247,20 +346,26 @@ class DealtStudy(Study):
                 wall,
                 form_bits,
                 all_forms,
+                self.per_form,
                 self.useful,
                 get_tables(),
-                np.array(spec[:4], np.int64),
-                spec.n_fans,
+                spec_arr,
+                n_fans,
                 shanten_hist,
                 kinds_hist,
                 copies_hist,
                 fc,
             )
-        counters = sum_counters(fc) if self.tiles == 14 else {}
-        counters["deals"] = np.array([self.chunk_weight(first, count)], np.int64)
+        deals = self.chunk_weight(first, count)
+        counters: dict[str, np.ndarray] = {}
+        if self.tiles == 14:
+            counters = sum_counters(fc)
+            counters["hands"] = np.array([deals], np.int64)  # only complete deals were added
+        counters["deals"] = np.array([deals], np.int64)
         counters["shanten_hist"] = shanten_hist.sum(axis=0)
-        counters["useful_kinds_hist"] = kinds_hist.sum(axis=0)
-        counters["useful_copies_hist"] = copies_hist.sum(axis=0)
+        if self.useful:
+            counters["useful_kinds_hist"] = kinds_hist.sum(axis=0)
+            counters["useful_copies_hist"] = copies_hist.sum(axis=0)
         return Aggregate(self.kind, self.params(), counters)
 
 
@@ -273,25 +378,34 @@ def dealt(n: int, seed: int, **options: Any) -> Aggregate:
     >>> agg = dealt(20_000, seed=1, progress=False)
     >>> int(agg["deals"][0])
     20000
-    >>> shanten_table(agg).columns[0]
-    'shanten'
+    >>> list(shanten_table(agg).columns)
+    ['shanten', 'any']
+    >>> list(shanten_table(dealt(1000, seed=1, per_form=True, progress=False)).columns)[:3]
+    ['shanten', 'regular', 'seven_pairs']
     """
     from mjstats.studies.runner import run_study
 
-    study_keys = {"tiles", "useful", "ruleset"}
+    study_keys = {"tiles", "useful", "ruleset", "per_form"}
     study = DealtStudy(n, seed, **{k: v for k, v in options.items() if k in study_keys})
     return run_study(study, **{k: v for k, v in options.items() if k not in study_keys})
 
 
 def shanten_table(agg: Aggregate):
-    """Shanten distribution of a ``dealt`` aggregate: one column per form plus ``any``.
+    """Shanten distribution of a ``dealt`` aggregate: a column per form (``per_form``), ``any``.
 
     Rows are shanten values (-1 = complete); entries are probabilities.
+
+    Examples
+    --------
+    >>> from mjstats.studies.dealt import dealt, shanten_table
+    >>> t = shanten_table(dealt(5000, seed=2, tiles=13, progress=False))
+    >>> float(t["any"].sum()), int(t["shanten"].iloc[0])
+    (1.0, -1)
     """
     import pandas as pd
 
     hist = agg["shanten_hist"]
-    names = [*agg.params["forms"], "any"]
+    names = [*agg.params["forms"], "any"] if agg.params.get("per_form", True) else ["any"]
     n = int(agg["deals"][0])
     used = np.flatnonzero(hist.sum(axis=0))
     top = int(used[-1]) + 1 if len(used) else 1

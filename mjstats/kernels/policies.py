@@ -1,0 +1,930 @@
+"""Discard policies for the solitaire games of :mod:`mjstats.kernels.play` (numba).
+
+A *policy* decides which tile to discard after each draw. Two are built in:
+
+``efficiency`` (:data:`EFFICIENCY`)
+    Fewest shanten after the discard (minimum over the ruleset's forms), then
+    the most unseen copies of the tiles that would lower it, then the
+    deterministic :data:`DISCARD_ORDER` (honours first, then terminals, 2/8,
+    3-7; lower tile id first).
+``fan-aware`` (:data:`FAN_AWARE`, MCR)
+    Keeps a legal (8-fan) win reachable; see :func:`fan_aware`.
+
+Policy protocol
+---------------
+Every policy, built in or user-written, is a ``@jit`` function with this
+signature::
+
+    policy(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, work) -> int
+
+``counts`` : uint8 (34,)
+    Concealed tiles, including the tile just drawn (``14 - 3 * n_melds``
+    tiles). A policy may change entries temporarily but must restore them.
+``melds`` : uint8 (4, 2)
+    The player's melds (``[kind, tile]`` rows, see :mod:`mjstats.hand`);
+    ``n_melds`` of them are used.
+``drawn`` : int
+    The tile just drawn.
+``unseen`` : int64 (34,)
+    Copies the player has not seen: 4 minus the concealed tiles, the melds,
+    the player's discards and the tiles declared visible. The wall holds
+    exactly these tiles (solitaire play).
+``draws_left`` : int
+    Draws still to come after this one.
+``ctx`` : int64 (:data:`CTX_SIZE`,)
+    Game constants, indexed by the ``CTX_*`` constants (policy id, ruleset id,
+    shanten form bits, minimum fan, seat and round wind, scorer options).
+``tab`` : :class:`~mjstats.kernels.tables.ShantenTables`
+``work`` : tuple
+    Scratch from :func:`new_policy_work` (see there for the slots).
+
+It returns the tile id to discard, which must be held. The game declares every
+legal win itself, so a policy is called only with hands that are not a legal
+win. A policy may set ``work[W_INFO][INFO_NEED]`` to the exact need
+(shanten + 1, over all forms) of the hand it leaves; the game then skips the
+completeness test on the next draw when that need is above 1. The game resets
+the slot to -1 before each call, so policies that ignore it stay correct.
+
+Built-in policies are dispatched by integer id (:func:`builtin_policy`; add
+one by writing it here with this signature, giving it the next id in
+:data:`BUILTIN_POLICIES` and adding one branch), so the game kernels that use
+them are cached on disk. A user policy is any ``@jit`` function with this
+signature passed to ``play(..., policy=fn)`` / ``analyze(..., policy=fn)``:
+the game kernels take it as a numba ``FunctionType`` value
+(:func:`mjstats.kernels.play.policy_type`) and call it through a function
+pointer, so they are compiled once and cached like the built-in ones; a new
+process compiles only the user's function (a few seconds).
+
+Needs
+-----
+The kernels here work with the *need* of a hand (shanten + 1: the number of
+tiles to draw, and discard, to complete it) exactly as
+:mod:`mjstats.kernels.shanten` defines it; :func:`discard_needs` gives the need
+after every possible discard of a 3k+2 hand in one pass.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mjstats.kernels._jit import ijit, jit
+from mjstats.kernels.scoring import RULESET_IDS, new_scratch, score_one
+from mjstats.kernels.shanten import (
+    HONORS_KNITTED,
+    KNITTED_STRAIGHT,
+    REGULAR,
+    SEVEN_PAIRS,
+    THIRTEEN_ORPHANS,
+    shanten_one,
+    useful_one,
+)
+
+__all__ = [
+    "BUILTIN_POLICIES",
+    "CTX_FORMS",
+    "CTX_MINIMUM",
+    "CTX_OPTS",
+    "CTX_POLICY",
+    "CTX_ROUND",
+    "CTX_RULESET",
+    "CTX_SEAT",
+    "CTX_SIZE",
+    "DISCARD_ORDER",
+    "EFFICIENCY",
+    "FAN_AWARE",
+    "INFO_NEED",
+    "NO_NEED",
+    "RULESET_MCR",
+    "W_INFO",
+    "builtin_policy",
+    "discard_needs",
+    "efficiency",
+    "fan_aware",
+    "hand_need",
+    "mask_copies",
+    "new_policy_work",
+    "score_win",
+]
+
+# ------------------------------------------------------------------ ids and context
+EFFICIENCY = 0
+FAN_AWARE = 1
+BUILTIN_POLICIES = {"efficiency": EFFICIENCY, "fan-aware": FAN_AWARE}
+"""Built-in policy name -> id (``ctx[CTX_POLICY]``)."""
+
+RULESET_MCR = RULESET_IDS["mcr"]
+"""Kernel id of MCR in :data:`mjstats.kernels.scoring.RULESET_IDS` (``ctx[CTX_RULESET]``)."""
+
+CTX_POLICY = 0
+CTX_RULESET = 1
+CTX_FORMS = 2
+CTX_MINIMUM = 3
+CTX_SEAT = 4
+CTX_ROUND = 5
+CTX_OPTS = 6
+CTX_SIZE = 8
+
+# work tuple slots
+W_NEED = 0  # int64 (34,): need after discarding each tile (NO_NEED where not held)
+W_AUX = 1  # int64 (34,): free per-tile scratch
+W_INFO = 2  # int64 (8,): [INFO_NEED] need of the hand left by the policy, -1 unknown
+W_SCORE = 3  # scorer scratch (tuple, see mjstats.kernels.mcr.new_work)
+W_FANS = 4  # uint8 (n_fans,): fan counts of the last scored hand
+W_TARGET = 5  # int64 (MAX_TARGETS, 4): fan-aware targets
+W_TMP = 6  # uint8 (34,): scratch hand
+INFO_NEED = 0
+
+NO_NEED = 128
+"""Need reported where a discard is impossible (tile not held) or no form is reachable."""
+
+MAX_TARGETS = 160
+
+_HONORS = np.int64(0x7F << 27)
+
+
+def _discard_order() -> np.ndarray:
+    order = np.zeros(34, dtype=np.int64)
+    for t in range(34):
+        if t >= 27:
+            rank = 0
+        elif t % 9 in (0, 8):
+            rank = 1
+        elif t % 9 in (1, 7):
+            rank = 2
+        else:
+            rank = 3
+        order[t] = rank * 64 + t
+    order.setflags(write=False)
+    return order
+
+
+DISCARD_ORDER = _discard_order()
+"""int64 (34,): tie-break among equally good discards, lowest first (honours,
+terminals, 2/8, 3-7; then tile id)."""
+
+
+# ------------------------------------------------------------------ small helpers
+@ijit
+def mask_copies(mask, unseen):
+    """Unseen copies of the tiles of a 34-bit mask: ``sum(unseen[t] for t in mask)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> int(mask_copies(0b101, np.array([3, 4, 2] + [4] * 31)))
+    5"""
+    n = 0
+    for t in range(34):
+        if (mask >> t) & 1:
+            n += unseen[t]
+    return n
+
+
+@ijit
+def hand_need(counts, n_melds, forms, tab):
+    """Need (shanten + 1) of one hand over the forms in ``forms``; :data:`NO_NEED` if none fits.
+
+    The need of a hand is the number of tiles it must still draw (and discard)
+    to be complete: 0 for a complete 3k+2 hand, 1 for a ready 3k+1 hand. A hand
+    with fewer tiles (other kinds set aside) gets the need of its best
+    completion, the set-aside tiles counting as discards.
+
+    Examples
+    --------
+    >>> from mjstats.kernels.shanten import ALL_FORMS
+    >>> from mjstats.kernels.tables import get_tables
+    >>> from mjstats.tiles import parse_tiles
+    >>> int(hand_need(parse_tiles("123m456p789s1133z"), 0, ALL_FORMS, get_tables()))  # ready
+    1
+    """
+    return np.int64(shanten_one(counts, n_melds, forms, tab)) + 1
+
+
+@ijit
+def discard_needs(counts, n_melds, forms, tab, out):
+    """Need after discarding each tile of a 3k+2 hand; returns the smallest.
+
+    ``out[t]`` (int64 (34,)) receives the need (shanten + 1, minimum over the
+    forms of ``forms``) of the hand without one ``t``, or :data:`NO_NEED` where
+    ``t`` is not held.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mjstats.kernels.tables import get_tables
+    >>> from mjstats.tiles import TILES, parse_tiles
+    >>> out = np.zeros(34, np.int64)
+    >>> int(discard_needs(parse_tiles("123m456p789s11334z"), 0, 31, get_tables(), out))
+    1
+    >>> [TILES[t] for t in np.flatnonzero(out == 1)]  # discards that keep the hand ready
+    ['4z']
+    """
+    best = NO_NEED
+    for t in range(34):
+        if counts[t] == 0:
+            out[t] = NO_NEED
+            continue
+        counts[t] -= 1
+        need = hand_need(counts, n_melds, forms, tab)
+        counts[t] += 1
+        out[t] = need
+        best = min(best, need)
+    return best
+
+
+# ------------------------------------------------------------------ scoring dispatch
+@ijit
+def score_win(ctx, counts, melds, win_tile, last_of_kind, last_of_wall, work):
+    """Score a self-drawn win (no flowers) with :func:`mjstats.kernels.scoring.score_one`.
+
+    Returns ``(total, form, legal)``; total is -1 when the hand is not
+    complete. Fan counts go to ``work[W_FANS]``.
+    """
+    total, _, form, legal = score_one(
+        ctx[CTX_RULESET], ctx[CTX_OPTS], ctx[CTX_MINIMUM], False, counts, melds, win_tile,
+        True, last_of_kind, False, last_of_wall, ctx[CTX_SEAT], ctx[CTX_ROUND], 0, 0,
+        work[W_SCORE], work[W_FANS],
+    )  # fmt: skip
+    return total, form, legal
+
+
+@jit
+def new_policy_work(n_fans):
+    """Scratch for a policy and the game: a tuple, one per thread, reused across games.
+
+    Slots: ``W_NEED`` int64 (34,) per-discard needs; ``W_AUX`` int64 (34,) free;
+    ``W_INFO`` int64 (8,) (``INFO_NEED``: the need of the hand the policy
+    leaves, or -1); ``W_SCORE`` scorer scratch; ``W_FANS`` uint8 (n_fans,) the
+    fans of the last scored hand; ``W_TARGET`` int64 (MAX_TARGETS, 4) for the
+    fan-aware targets; ``W_TMP`` uint8 (34,) a scratch hand. User policies
+    may use ``W_NEED``, ``W_AUX``, ``W_TARGET`` and ``W_TMP`` freely.
+    """
+    return (
+        np.zeros(34, np.int64),
+        np.zeros(34, np.int64),
+        np.full(8, -1, np.int64),
+        new_scratch(),
+        np.zeros(n_fans, np.uint8),
+        np.zeros((MAX_TARGETS, 4), np.int64),
+        np.zeros(34, np.uint8),
+    )
+
+
+# ------------------------------------------------------------------ efficiency
+@ijit
+def _most_useful(counts, n_melds, forms, tab, unseen, need, target):
+    """Among held tiles ``t`` with ``need[t] == target``, the discard leaving the most
+    unseen useful copies (ties: :data:`DISCARD_ORDER`). Returns ``(tile, copies)``."""
+    choice = -1
+    best_copies = -1
+    for t in range(34):
+        if need[t] != target:
+            continue
+        counts[t] -= 1
+        _, mask = useful_one(counts, n_melds, forms, tab)
+        counts[t] += 1
+        copies = mask_copies(mask, unseen)
+        if copies > best_copies or (
+            copies == best_copies and DISCARD_ORDER[t] < DISCARD_ORDER[choice]
+        ):
+            best_copies = copies
+            choice = t
+    return choice, best_copies
+
+
+@ijit
+def efficiency(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, work):
+    """Tile efficiency: fewest shanten, then most unseen useful copies, then :data:`DISCARD_ORDER`.
+
+    Useful copies of a candidate are the unseen copies of the tiles that lower
+    its shanten (any form of the ruleset). Blind to fans: it declares a win
+    only when the completed hand happens to be legal.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mjstats.kernels.tables import get_tables
+    >>> from mjstats.rules import get_ruleset
+    >>> from mjstats.studies.play import game_context
+    >>> from mjstats.tiles import TILES, parse_tiles
+    >>> hand = parse_tiles("2367m3345p1568s16z")
+    >>> ctx, work = game_context(get_ruleset("mcr"), 0), new_policy_work(82)
+    >>> unseen = (4 - hand).astype(np.int64)
+    >>> melds = np.zeros((4, 2), np.uint8)
+    >>> TILES[efficiency(hand, melds, 0, 33, unseen, 10, ctx, get_tables(), work)]
+    '1z'
+
+    (1z and 6z are equally good isolated honours; :data:`DISCARD_ORDER` takes the
+    lower tile id.)
+    """
+    need = work[W_NEED]
+    forms = ctx[CTX_FORMS]
+    best = discard_needs(counts, n_melds, forms, tab, need)
+    n_best = 0
+    only = -1
+    for t in range(34):
+        if need[t] == best:
+            n_best += 1
+            only = t
+    if n_best == 1:
+        choice = only
+    else:
+        choice, _ = _most_useful(counts, n_melds, forms, tab, unseen, need, best)
+    work[W_INFO][INFO_NEED] = best
+    return choice
+
+
+# ------------------------------------------------------------------ fan-aware
+# target kinds (column 0 of the target table); column 1 = parameter, 2 = need, 3 = value
+T_PLAIN = 0  # any complete hand (need + 1: not sure to be legal)
+T_FULL_FLUSH = 1  # param: suit
+T_HALF_FLUSH = 2  # param: suit
+T_SEVEN_PAIRS = 3
+T_ORPHANS = 4
+T_HONORS_KNITTED = 5
+T_KNITTED_STRAIGHT = 6
+T_ALL_PUNGS = 7
+T_CONCEALED_PUNGS = 8  # three concealed pungs + a set + a pair (三暗刻)
+T_CHOWS = 9  # param: row of _BODIES (three fixed chows + a set + a pair)
+T_HONOR_PUNGS = 10  # param: mask of honour kinds (bit h = tile 27 + h) that must be pungs
+
+_V_FULL_FLUSH = 24
+_V_HALF_FLUSH = 6
+_V_SEVEN_PAIRS = 24
+_V_ORPHANS = 88
+_V_KNITTED = 12
+_V_ALL_PUNGS = 6
+_V_CONCEALED_PUNGS = 16
+
+
+def _bodies() -> np.ndarray:
+    """Chow bodies worth a fan by themselves: rows ``(chow1, chow2, chow3, value)``.
+
+    Chows are given by their lowest tile. 清龙 pure straight (16), 花龙 mixed
+    straight (8), 三色三同顺 mixed triple chow (8), 三色三步高 mixed shifted
+    chows (6), 一色三步高 pure shifted chows (16).
+    """
+    perms = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+    rows = []
+    for s in range(3):
+        rows.append((9 * s, 9 * s + 3, 9 * s + 6, 16))
+    for a, b, c in perms:
+        rows.append((9 * a, 9 * b + 3, 9 * c + 6, 8))
+    for r in range(7):
+        rows.append((r, 9 + r, 18 + r, 8))
+    for r in range(5):
+        for a, b, c in perms:
+            rows.append((9 * a + r, 9 * b + r + 1, 9 * c + r + 2, 6))
+    for s in range(3):
+        for step in (1, 2):
+            for r in range(9 - 2 - 2 * step):
+                rows.append((9 * s + r, 9 * s + r + step, 9 * s + r + 2 * step, 16))
+    out = np.array(rows, dtype=np.int64)
+    out.setflags(write=False)
+    return out
+
+
+_BODIES = _bodies()
+
+
+@ijit
+def _meld_tiles_in(melds, n_melds, allowed):
+    """True when every meld's tiles lie in the 34-bit mask ``allowed``."""
+    for i in range(n_melds):
+        k = melds[i, 0]
+        t = np.int64(melds[i, 1])
+        span = 3 if k == 1 else 1
+        for j in range(span):
+            if not (allowed >> (t + j)) & 1:
+                return False
+    return True
+
+
+@jit
+def _flush_need(counts, melds, n_melds, suit, half, tab, tmp):
+    """Need of a full flush (``half`` False) or half flush (suit + honours) in ``suit``.
+
+    The hand is cut to the allowed tiles (the rest are discards to come) and
+    solved as a regular hand.
+    """
+    allowed = np.int64(0x1FF) << (9 * suit)
+    if half:
+        allowed |= _HONORS
+    if not _meld_tiles_in(melds, n_melds, allowed):
+        return NO_NEED
+    for t in range(34):
+        tmp[t] = counts[t] if (allowed >> t) & 1 else 0
+    return hand_need(tmp, n_melds, REGULAR, tab)
+
+
+@jit
+def _pungs_need(counts, unseen, n_pungs, tab, tmp, all_pungs):
+    """Need of ``n_pungs`` pungs + the remaining sets + a pair.
+
+    ``all_pungs``: every set a pung (碰碰和), solved exactly by a small selection
+    over the held kinds (``n_pungs`` = 4 - melds). Otherwise (三暗刻, no melds)
+    the ``n_pungs`` kinds with the most copies become pungs and the rest (one
+    set and a pair) is solved as a regular hand: a plan, an upper bound of the
+    exact need. A kind with fewer than 3 copies left cannot become a pung.
+    """
+    if all_pungs:
+        # best[k, p]: most held tiles covered by k pungs and p pairs among the kinds seen so far
+        best = np.full((5, 2), -1, np.int64)
+        best[0, 0] = 0
+        for t in range(34):
+            c = np.int64(counts[t])
+            if c == 0:
+                continue
+            can3 = c + unseen[t] >= 3
+            can2 = c + unseen[t] >= 2
+            for k in range(n_pungs, -1, -1):
+                for p in range(1, -1, -1):
+                    cur = best[k, p]
+                    if k > 0 and can3 and best[k - 1, p] >= 0:
+                        cur = max(cur, best[k - 1, p] + min(c, 3))
+                    if p > 0 and can2 and best[k, 0] >= 0:
+                        cur = max(cur, best[k, 0] + min(c, 2))
+                    best[k, p] = cur
+        top = 0
+        for k in range(n_pungs + 1):
+            for p in range(2):
+                top = max(top, best[k, p])
+        return 3 * n_pungs + 2 - top
+    for t in range(34):
+        tmp[t] = counts[t]
+    missing = 0
+    used = np.int64(0)
+    for _ in range(n_pungs):
+        pick = -1
+        pc = -1
+        for t in range(34):
+            c = np.int64(counts[t])
+            if (used >> t) & 1 or c + unseen[t] < 3:
+                continue
+            if min(c, 3) > pc:
+                pc = min(c, 3)
+                pick = t
+        if pick < 0:
+            return NO_NEED
+        used |= np.int64(1) << pick
+        missing += 3 - pc
+        tmp[pick] -= pc
+    return missing + hand_need(tmp, n_pungs, REGULAR, tab)
+
+
+@jit
+def _chows_need(counts, melds, n_melds, b, bound, tab, tmp):
+    """Need of chow body ``b`` (three chows) + the remaining sets + a pair; >= ``bound`` if pruned.
+
+    A melded chow equal to a body chow serves it; any other meld takes the
+    place of the free set. Held body tiles are set aside for the body, the
+    missing ones counted, and the rest solved as a regular hand.
+    """
+    matched = 0
+    others = 0
+    for i in range(n_melds):
+        k = melds[i, 0]
+        t = np.int64(melds[i, 1])
+        hit = False
+        for j in range(3):
+            if k == 1 and t == _BODIES[b, j] and not (matched >> j) & 1:
+                matched |= 1 << j
+                hit = True
+                break
+        if not hit:
+            others += 1
+    if others > 1:
+        return NO_NEED
+    for t in range(34):
+        tmp[t] = counts[t]
+    missing = 0
+    n_open = 0
+    for j in range(3):
+        if (matched >> j) & 1:
+            continue
+        n_open += 1
+        low = _BODIES[b, j]
+        for r in range(3):
+            if tmp[low + r] > 0:
+                tmp[low + r] -= 1
+            else:
+                missing += 1
+    if missing >= bound:
+        return bound
+    return missing + hand_need(tmp, n_melds + n_open, REGULAR, tab)
+
+
+@jit
+def _honor_pungs_need(counts, melds, n_melds, unseen, hmask, tab, tmp):
+    """Need of pungs of the honour kinds in ``hmask`` + the remaining sets + a pair."""
+    met = 0
+    for i in range(n_melds):
+        k = melds[i, 0]
+        t = np.int64(melds[i, 1])
+        if k >= 2 and t >= 27 and (hmask >> (t - 27)) & 1:
+            met |= 1 << (t - 27)
+    for t in range(34):
+        tmp[t] = counts[t]
+    missing = 0
+    n_open = 0
+    for h in range(7):
+        if not (hmask >> h) & 1 or (met >> h) & 1:
+            continue
+        t = 27 + h
+        c = np.int64(counts[t])
+        if c + unseen[t] < 3:
+            return NO_NEED
+        take = min(c, 3)
+        missing += 3 - take
+        tmp[t] -= take
+        n_open += 1
+    if n_melds + n_open > 4:
+        return NO_NEED
+    return missing + hand_need(tmp, n_melds + n_open, REGULAR, tab)
+
+
+@ijit
+def _honor_value(h, seat, rnd):
+    """Fan of a pung of honour ``h`` (0-6 = E S W N white green red) in MCR."""
+    if h >= 4:
+        return 2  # 箭刻
+    return (2 if h == seat else 0) + (2 if h == rnd else 0)  # 门风刻 + 圈风刻
+
+
+@jit
+def _target_need(kind, param, counts, melds, n_melds, unseen, forms, bound, tab, tmp):
+    if kind == T_PLAIN:
+        return hand_need(counts, n_melds, forms, tab) + 1
+    if kind == T_FULL_FLUSH:
+        return _flush_need(counts, melds, n_melds, param, False, tab, tmp)
+    if kind == T_HALF_FLUSH:
+        return _flush_need(counts, melds, n_melds, param, True, tab, tmp)
+    if kind == T_SEVEN_PAIRS:
+        return hand_need(counts, n_melds, SEVEN_PAIRS, tab)
+    if kind == T_ORPHANS:
+        return hand_need(counts, n_melds, THIRTEEN_ORPHANS, tab)
+    if kind == T_HONORS_KNITTED:
+        return hand_need(counts, n_melds, HONORS_KNITTED, tab)
+    if kind == T_KNITTED_STRAIGHT:
+        return hand_need(counts, n_melds, KNITTED_STRAIGHT, tab)
+    if kind == T_ALL_PUNGS:
+        return _pungs_need(counts, unseen, 4 - n_melds, tab, tmp, True)
+    if kind == T_CONCEALED_PUNGS:
+        return _pungs_need(counts, unseen, 3, tab, tmp, False)
+    if kind == T_CHOWS:
+        return _chows_need(counts, melds, n_melds, param, bound, tab, tmp)
+    if kind == T_HONOR_PUNGS:
+        return _honor_pungs_need(counts, melds, n_melds, unseen, param, tab, tmp)
+    return NO_NEED
+
+
+@ijit
+def _add_target(targets, n, kind, param, need, value):
+    if n < targets.shape[0]:
+        targets[n, 0] = kind
+        targets[n, 1] = param
+        targets[n, 2] = need
+        targets[n, 3] = value
+        n += 1
+    return n
+
+
+@jit
+def _collect_targets(counts, melds, n_melds, unseen, ctx, tab, plain_need, targets, work):
+    """Fill ``targets`` with the fan targets that guarantee a legal win; returns (count, best need).
+
+    A target is kept when its fan value plus the base of every solitaire win
+    reaches the minimum: 不求人 (4) for a hand without exposed melds, 自摸 (1)
+    otherwise (all wins are self-drawn). Targets whose need cannot reach the
+    best are dropped early (their exact need is not computed).
+    """
+    forms = ctx[CTX_FORMS]
+    minimum = ctx[CTX_MINIMUM]
+    exposed = 0
+    pungs_only = True
+    for i in range(n_melds):
+        if melds[i, 0] != 4:
+            exposed += 1
+        if melds[i, 0] == 1:
+            pungs_only = False
+    base = 4 if exposed == 0 else 1
+    tmp = work[W_TMP]
+    n = 0
+    best = plain_need + 1
+    n = _add_target(targets, n, T_PLAIN, 0, plain_need + 1, 0)
+    for s in range(3):
+        if _V_FULL_FLUSH + base >= minimum:
+            need = _flush_need(counts, melds, n_melds, s, False, tab, tmp)
+            if need <= best:
+                n = _add_target(targets, n, T_FULL_FLUSH, s, need, _V_FULL_FLUSH)
+                best = min(best, need)
+        if _V_HALF_FLUSH + base >= minimum:
+            need = _flush_need(counts, melds, n_melds, s, True, tab, tmp)
+            if need <= best:
+                n = _add_target(targets, n, T_HALF_FLUSH, s, need, _V_HALF_FLUSH)
+                best = min(best, need)
+    if n_melds == 0:
+        if forms & SEVEN_PAIRS and _V_SEVEN_PAIRS + base >= minimum:
+            need = hand_need(counts, 0, SEVEN_PAIRS, tab)
+            if need <= best:
+                n = _add_target(targets, n, T_SEVEN_PAIRS, 0, need, _V_SEVEN_PAIRS)
+                best = min(best, need)
+        if forms & THIRTEEN_ORPHANS:
+            need = hand_need(counts, 0, THIRTEEN_ORPHANS, tab)
+            if need <= best:
+                n = _add_target(targets, n, T_ORPHANS, 0, need, _V_ORPHANS)
+                best = min(best, need)
+        if forms & HONORS_KNITTED and _V_KNITTED + base >= minimum:
+            need = hand_need(counts, 0, HONORS_KNITTED, tab)
+            if need <= best:
+                n = _add_target(targets, n, T_HONORS_KNITTED, 0, need, _V_KNITTED)
+                best = min(best, need)
+        if forms & REGULAR and _V_CONCEALED_PUNGS + base >= minimum:
+            need = _pungs_need(counts, unseen, 3, tab, tmp, False)
+            if need <= best:
+                n = _add_target(targets, n, T_CONCEALED_PUNGS, 0, need, _V_CONCEALED_PUNGS)
+                best = min(best, need)
+    if n_melds <= 1 and forms & KNITTED_STRAIGHT and _V_KNITTED + base >= minimum:
+        need = hand_need(counts, n_melds, KNITTED_STRAIGHT, tab)
+        if need <= best:
+            n = _add_target(targets, n, T_KNITTED_STRAIGHT, 0, need, _V_KNITTED)
+            best = min(best, need)
+    if not (forms & REGULAR):
+        return n, best
+    if pungs_only and _V_ALL_PUNGS + base >= minimum:
+        need = _pungs_need(counts, unseen, 4 - n_melds, tab, tmp, True)
+        if need <= best:
+            n = _add_target(targets, n, T_ALL_PUNGS, 0, need, _V_ALL_PUNGS)
+            best = min(best, need)
+    for b in range(_BODIES.shape[0]):
+        if _BODIES[b, 3] + base < minimum:
+            continue
+        need = _chows_need(counts, melds, n_melds, b, best + 1, tab, tmp)
+        if need <= best:
+            n = _add_target(targets, n, T_CHOWS, b, need, _BODIES[b, 3])
+            best = min(best, need)
+    # honour pungs: single kinds, and pairs of kinds neither of which is enough alone
+    seat = ctx[CTX_SEAT]
+    rnd = ctx[CTX_ROUND]
+    for h1 in range(7):
+        v1 = _honor_value(h1, seat, rnd)
+        if v1 + base >= minimum:
+            need = _honor_pungs_need(counts, melds, n_melds, unseen, 1 << h1, tab, tmp)
+            if need <= best:
+                n = _add_target(targets, n, T_HONOR_PUNGS, 1 << h1, need, v1)
+                best = min(best, need)
+            continue
+        for h2 in range(h1 + 1, 7):
+            v2 = _honor_value(h2, seat, rnd)
+            if v2 + base >= minimum:
+                continue
+            v = v1 + v2 + (2 if h1 >= 4 and h2 >= 4 else 0)  # 双箭刻 = 6
+            if v + base >= minimum:
+                hm = (1 << h1) | (1 << h2)
+                need = _honor_pungs_need(counts, melds, n_melds, unseen, hm, tab, tmp)
+                if need <= best:
+                    n = _add_target(targets, n, T_HONOR_PUNGS, hm, need, v)
+                    best = min(best, need)
+    return n, best
+
+
+@ijit
+def legal_outs(counts, melds, n_melds, waits, unseen, ctx, work):
+    """Unseen copies of the waits of a ready hand that complete a legal self-drawn win.
+
+    Returns ``(legal copies, sum over them of copies x fan total)``. Scores
+    ``counts + w`` for every waiting tile ``w`` with unseen copies (和绝张 set when
+    the other three copies are visible; 妙手回春 not assumed).
+    """
+    legal = 0
+    fan_copies = 0
+    for w in range(34):
+        if not (waits >> w) & 1 or unseen[w] == 0:
+            continue
+        counts[w] += 1
+        visible = 4 - unseen[w] - np.int64(counts[w]) + 1
+        total, _, is_legal = score_win(ctx, counts, melds, w, visible == 3, False, work)
+        counts[w] -= 1
+        if is_legal:
+            legal += unseen[w]
+            fan_copies += unseen[w] * total
+    return legal, fan_copies
+
+
+@jit
+def _legal_ready_draws(counts, melds, n_melds, unseen, ctx, tab, work, out_need):
+    """Two-step look-ahead of a hand one draw from ready (3k+1 tiles, shanten 1).
+
+    For every useful draw ``u``, the best discard of ``counts + u`` is the one
+    leaving a ready hand with the most unseen legal winning copies ``L(u)``
+    (:func:`legal_outs`). Returns ``sum(unseen[u] * L(u))``: proportional to
+    the chance of a legal win in the next two draws.
+    """
+    forms = ctx[CTX_FORMS]
+    total = 0
+    _, useful = useful_one(counts, n_melds, forms, tab)
+    for u in range(34):
+        if not (useful >> u) & 1 or unseen[u] == 0:
+            continue
+        counts[u] += 1
+        unseen[u] -= 1
+        discard_needs(counts, n_melds, forms, tab, out_need)
+        top = 0
+        for e in range(34):
+            if out_need[e] != 1:
+                continue
+            counts[e] -= 1
+            _, waits = useful_one(counts, n_melds, forms, tab)
+            legal, _ = legal_outs(counts, melds, n_melds, waits, unseen, ctx, work)
+            counts[e] += 1
+            top = max(top, legal)
+        unseen[u] += 1
+        counts[u] -= 1
+        total += unseen[u] * top
+    return total
+
+
+@jit
+def _ready_choice(counts, melds, n_melds, unseen, ctx, tab, work, need):
+    """Among discards leaving a ready hand (``need[t] == 1``), the one with the most unseen
+    legal winning copies (then copies x fan, then :data:`DISCARD_ORDER`); -1 if none has any."""
+    forms = ctx[CTX_FORMS]
+    choice = -1
+    best_legal = 0
+    best_fan = 0
+    for t in range(34):
+        if need[t] != 1:
+            continue
+        counts[t] -= 1
+        _, waits = useful_one(counts, n_melds, forms, tab)
+        legal, fan_copies = legal_outs(counts, melds, n_melds, waits, unseen, ctx, work)
+        counts[t] += 1
+        if legal == 0:
+            continue
+        if (
+            legal > best_legal
+            or (legal == best_legal and fan_copies > best_fan)
+            or (
+                legal == best_legal
+                and fan_copies == best_fan
+                and DISCARD_ORDER[t] < DISCARD_ORDER[choice]
+            )
+        ):
+            choice = t
+            best_legal = legal
+            best_fan = fan_copies
+    return choice
+
+
+@jit
+def _lookahead_choice(counts, melds, n_melds, unseen, ctx, tab, work, need):
+    """Among discards keeping a hand one draw from ready (``need[t] == 2``), the one with
+    the largest :func:`_legal_ready_draws` (then :data:`DISCARD_ORDER`); -1 if all are 0."""
+    scratch = work[W_AUX]
+    choice = -1
+    best = 0
+    for t in range(34):
+        if need[t] != 2:
+            continue
+        counts[t] -= 1
+        score = _legal_ready_draws(counts, melds, n_melds, unseen, ctx, tab, work, scratch)
+        counts[t] += 1
+        if score > best or (
+            score == best and score > 0 and DISCARD_ORDER[t] < DISCARD_ORDER[choice]
+        ):
+            best = score
+            choice = t
+    return choice
+
+
+@jit
+def _target_choice(counts, melds, n_melds, unseen, ctx, tab, work, need, plain):
+    """The discard that keeps the most fan targets at the smallest need (see :func:`fan_aware`)."""
+    forms = ctx[CTX_FORMS]
+    aux = work[W_AUX]
+    targets = work[W_TARGET]
+    n_t, best = _collect_targets(counts, melds, n_melds, unseen, ctx, tab, plain, targets, work)
+    top_flex = 0
+    for t in range(34):
+        aux[t] = 0
+        if counts[t] == 0:
+            continue
+        flex = 0
+        counts[t] -= 1
+        for i in range(n_t):
+            if targets[i, 2] != best:
+                continue
+            kind = targets[i, 0]
+            if kind == T_PLAIN:
+                after = need[t] + 1
+            else:
+                after = _target_need(
+                    kind, targets[i, 1], counts, melds, n_melds, unseen, forms, best + 1, tab,
+                    work[W_TMP],
+                )  # fmt: skip
+            if after <= best:
+                flex += 1
+        counts[t] += 1
+        aux[t] = flex
+        top_flex = max(top_flex, flex)
+    # candidates: most plans kept, then the lowest plain need, then the most useful copies
+    low = NO_NEED
+    for t in range(34):
+        if counts[t] and aux[t] == top_flex:
+            low = min(low, need[t])
+    n_cand = 0
+    only = -1
+    for t in range(34):
+        if counts[t] and aux[t] == top_flex and need[t] == low:
+            n_cand += 1
+            only = t
+            aux[t] = -1
+    if n_cand == 1:
+        return only, low
+    for t in range(34):
+        need[t] = low if aux[t] == -1 else NO_NEED
+    choice, _ = _most_useful(counts, n_melds, forms, tab, unseen, need, low)
+    return choice, low
+
+
+@jit
+def fan_aware(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, work):
+    """Discard toward a *legal* win: exact near the end, fan targets before (MCR).
+
+    Other rulesets fall back to :func:`efficiency`. With ``need`` = shanten + 1
+    over all forms after each discard:
+
+    1. **Ready** (some discard leaves shanten 0): score every winning tile of
+       every ready discard as a self-drawn win; take the discard with the most
+       unseen *legal* winning copies (then copies x fan). Used whenever one
+       has any.
+    2. **One step from ready** (shanten 1 at best): among the discards that
+       keep shanten 1, look two draws ahead: for every useful draw, the best
+       next discard's legal winning copies, weighted by the draw's unseen
+       copies (:func:`_legal_ready_draws`); take the largest. Used when one
+       is positive.
+    3. **Fan targets** (otherwise): every target whose fan value plus the base
+       of a solitaire win (不求人 4 with no exposed meld, else 自摸 1) reaches
+       the minimum is a plan: full flush (24), half flush (6), seven pairs
+       (24), thirteen orphans (88), honours and knitted (12), knitted straight
+       (12), all pungs (6), three concealed pungs (16), the chow bodies pure
+       straight (16), mixed straight (8), mixed triple chow (8), mixed
+       shifted chows (6), pure shifted chows (16), and pungs of valuable
+       honours (seat and prevalent wind 2 + 2; two dragons 6). Any complete
+       hand counts as a plan with one extra step (it is often, not always,
+       legal). A plan's *need* is the draws it still takes, computed with the
+       shanten kernels on the hand cut to the plan (set-aside tiles are future
+       discards). With ``B`` the smallest need, the discards keeping the most
+       plans at ``B`` are kept, then the lowest shanten, then the most unseen
+       useful copies, then :data:`DISCARD_ORDER`.
+
+    Needs ignore dead tiles except for pungs (a kind with fewer than 3 copies
+    left cannot become one). Measured (``tests/test_play.py``, same walls):
+    more legal wins and more points per game than :func:`efficiency`.
+
+    Examples
+    --------
+    Ten bamboo tiles: the full flush (24) is the plan, so a character tile goes
+    (the efficiency policy would throw 9s and keep 89m):
+
+    >>> import numpy as np
+    >>> from mjstats.kernels.tables import get_tables
+    >>> from mjstats.rules import get_ruleset
+    >>> from mjstats.studies.play import game_context
+    >>> from mjstats.tiles import TILES, parse_tiles
+    >>> hand = parse_tiles("1389m2336677789s")
+    >>> ctx, work = game_context(get_ruleset("mcr"), 1), new_policy_work(82)
+    >>> unseen = (4 - hand).astype(np.int64)
+    >>> melds = np.zeros((4, 2), np.uint8)
+    >>> TILES[fan_aware(hand, melds, 0, 0, unseen, 10, ctx, get_tables(), work)][-1]
+    'm'
+    """
+    if ctx[CTX_RULESET] != RULESET_MCR:
+        return efficiency(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, work)
+    need = work[W_NEED]
+    plain = discard_needs(counts, n_melds, ctx[CTX_FORMS], tab, need)
+    choice = -1
+    if plain == 1:
+        choice = _ready_choice(counts, melds, n_melds, unseen, ctx, tab, work, need)
+    elif plain == 2 and draws_left >= 2:
+        choice = _lookahead_choice(counts, melds, n_melds, unseen, ctx, tab, work, need)
+    if choice >= 0:
+        work[W_INFO][INFO_NEED] = plain
+        return choice
+    choice, low = _target_choice(counts, melds, n_melds, unseen, ctx, tab, work, need, plain)
+    work[W_INFO][INFO_NEED] = low
+    return choice
+
+
+# ------------------------------------------------------------------ dispatch
+@ijit
+def builtin_policy(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, work):
+    """Run the built-in policy ``ctx[CTX_POLICY]`` (:data:`BUILTIN_POLICIES`).
+
+    To add a built-in policy: write it with the policy signature, give it the
+    next id in :data:`BUILTIN_POLICIES` and add one branch here.
+    """
+    pid = ctx[CTX_POLICY]
+    if pid == FAN_AWARE:
+        return fan_aware(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, work)
+    return efficiency(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, work)
