@@ -360,6 +360,7 @@ def _readonly(arr, dtype):
 
 
 def _run(arrays: dict, rs: Ruleset, want_sets: bool):
+    from mjstats.kernels.decompose import suit_table
     from mjstats.kernels.mcr import N_FANS, score_rows
 
     n = len(arrays["win_tile"])
@@ -384,6 +385,7 @@ def _run(arrays: dict, rs: Ruleset, want_sets: bool):
             fans,
             form,
             sets,
+            suit_table(),
         )
     base = total.astype(np.int32)
     if not rs.options.get("flowers_count_toward_minimum", False):
