@@ -65,14 +65,12 @@ def _regular(counts: np.ndarray, melds_text: list[str]) -> list[Reading]:
     from mjstats.kernels.decompose import (
         MAX_DECOMPOSITIONS,
         enumerate_regular,
-        new_split_buffer,
+        suit_table,
     )
 
     sets = np.zeros((MAX_DECOMPOSITIONS, 4, 2), dtype=np.uint8)
     pairs = np.zeros(MAX_DECOMPOSITIONS, dtype=np.uint8)
-    n = enumerate_regular(
-        np.ascontiguousarray(counts, dtype=np.uint8), new_split_buffer(), sets, pairs
-    )
+    n = enumerate_regular(np.ascontiguousarray(counts, dtype=np.uint8), suit_table(), sets, pairs)
     out = []
     for d in range(n):
         found = sorted((int(t), int(k)) for k, t in sets[d] if k)

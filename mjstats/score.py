@@ -461,6 +461,7 @@ def _readonly(arr, dtype):
 
 
 def _run_two_player(arrays: dict, rs: Ruleset, want_sets: bool):
+    from mjstats.kernels.decompose import suit_table
     from mjstats.kernels.two_player import N_FANS, score_rows
 
     n = len(arrays["win_tile"])
@@ -484,6 +485,7 @@ def _run_two_player(arrays: dict, rs: Ruleset, want_sets: bool):
             fans,
             form,
             sets,
+            suit_table(),
         )
     base = total.astype(np.int32)
     if not rs.options.get("flowers_count_toward_minimum", True):
@@ -505,6 +507,7 @@ _TWO_PLAYER_FLOWER_FANS = (
 def _run(arrays: dict, rs: Ruleset, want_sets: bool):
     if rs.name == "two-player":
         return _run_two_player(arrays, rs, want_sets)
+    from mjstats.kernels.decompose import suit_table
     from mjstats.kernels.mcr import N_FANS, score_rows
 
     n = len(arrays["win_tile"])
@@ -529,6 +532,7 @@ def _run(arrays: dict, rs: Ruleset, want_sets: bool):
             fans,
             form,
             sets,
+            suit_table(),
         )
     base = total.astype(np.int32)
     if not rs.options.get("flowers_count_toward_minimum", False):

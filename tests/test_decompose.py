@@ -13,7 +13,6 @@ from mjstats.errors import InvalidHandError
 from mjstats.kernels.decompose import (
     KNITTED,
     MAX_DECOMPOSITIONS,
-    MAX_SPLITS,
     enumerate_regular,
     honors_knitted_kind,
     is_nine_gates,
@@ -22,11 +21,12 @@ from mjstats.kernels.decompose import (
     is_seven_shifted_pairs,
     is_thirteen_orphans,
     knitted_body,
-    new_split_buffer,
     split_code,
     split_pair,
+    suit_key,
     suit_sets_ok,
     suit_splits,
+    suit_table,
 )
 from mjstats.studies.generate_wins import generate_wins
 from mjstats.tiles import parse_tiles
@@ -80,7 +80,7 @@ def _random_suit(rng):
 
 
 def test_suit_splits_match_naive_enumeration(rng):
-    out = np.zeros(MAX_SPLITS, np.int64)
+    out = np.zeros(32, np.int64)
     seen_multi = 0
     for _ in range(scaled(1500)):
         c9 = _random_suit(rng)
@@ -103,12 +103,42 @@ def test_suit_splits_match_naive_enumeration(rng):
     assert seen_multi > 20
 
 
+def test_suit_table_matches_naive_enumeration(rng):
+    """Every table entry: the splits (in order) and the wait mask, against brute force."""
+    table = suit_table()
+    seen_waits = 0
+    for i in range(scaled(1500)):
+        c9 = _random_suit(rng) if i % 2 else rng.integers(0, 5, 9) * (rng.random(9) < 0.4)
+        n = int(c9.sum())
+        if n > 14:
+            continue
+        counts = np.zeros(34, np.uint8)
+        counts[18:27] = c9
+        e = int(table.info[suit_key(counts, 18)])
+        k, offset = (e >> 9) & 31, e >> 14
+        got = [
+            (
+                int(split_pair(v)),
+                tuple(c for c in (int(split_code(v, j)) for j in range(4)) if c != 255),
+            )
+            for v in table.splits[offset : offset + k]
+        ]
+        assert got == _naive_suit_splits(c9), c9
+        want_waits = 0
+        if (n + 1) % 3 != 1:
+            for r in range(9):
+                plus = c9.copy()
+                plus[r] += 1  # a fifth copy is allowed: formal waits
+                if _naive_suit_splits(plus):
+                    want_waits |= 1 << r
+        assert e & 0x1FF == want_waits, c9
+        seen_waits += want_waits != 0
+    assert seen_waits > 50
+
+
 def test_suit_sets_ok_with_a_fifth_copy():
     """Formal waits can put a fifth copy in hand: 5 = pung + pair, or pung + 2 chows."""
     c = np.zeros(34, np.uint8)
-    c[0:3] = (5, 2, 2)  # 111 11 + 123 123? no: 11111 22 33 -> 111 + 123 x2
-    assert suit_sets_ok(c, 0, 0) is False or True  # shape only; exact checks below
-    c[:] = 0
     c[0] = 5  # 11111m: pung + pair
     assert suit_sets_ok(c, 0, 1)
     c[1:3] = 2  # 11111 22 33 -> 111 123 123 (9 tiles, no pair)
@@ -143,7 +173,7 @@ def _naive_regular(counts):
 def test_enumerate_regular_matches_naive_in_reference_order(rng):
     sets = np.zeros((MAX_DECOMPOSITIONS, 4, 2), np.uint8)
     pairs = np.zeros(MAX_DECOMPOSITIONS, np.uint8)
-    buf = new_split_buffer()
+    buf = suit_table()
     w = generate_wins(scaled(500), SEED, "dense_suit")
     more = generate_wins(scaled(300), SEED, "concealed")
     many = 0

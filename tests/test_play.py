@@ -12,6 +12,7 @@ from conftest import scaled
 import mjstats
 from mjstats.errors import UnknownRulesetError
 from mjstats.kernels._jit import jit
+from mjstats.kernels.decompose import suit_table
 from mjstats.kernels.play import R_DRAW, R_PASSED, R_SIZE, R_TOTAL, play_game
 from mjstats.kernels.policies import (
     DISCARD_ORDER,
@@ -205,7 +206,7 @@ def random_hand(rng, n_melds=0):
 def test_policies_choose_a_held_tile_and_efficiency_never_raises_shanten(policy, tab):
     rng = np.random.default_rng(7)
     ctx = ctx_of(policy_id=0 if policy is efficiency else 1)
-    work = new_policy_work(N_FANS)
+    work = new_policy_work(N_FANS, suit_table())
     for i in range(scaled(300)):
         n_melds = i % 3
         counts, melds, used = random_hand(rng, n_melds)
@@ -231,7 +232,7 @@ def test_policies_choose_a_held_tile_and_efficiency_never_raises_shanten(policy,
 def test_efficiency_tie_break_is_most_useful_copies_then_discard_order(tab):
     rng = np.random.default_rng(8)
     ctx = ctx_of()
-    work = new_policy_work(N_FANS)
+    work = new_policy_work(N_FANS, suit_table())
     need = np.zeros(34, np.int64)
     for _ in range(scaled(200)):
         counts, melds, used = random_hand(rng)
@@ -302,7 +303,7 @@ def legal_copies(counts, unseen, tab):
 def test_fan_aware_takes_the_ready_hand_with_most_legal_outs(tab):
     rng = np.random.default_rng(12)
     ctx = ctx_of(1)
-    work = new_policy_work(N_FANS)
+    work = new_policy_work(N_FANS, suit_table())
     melds = np.zeros((4, 2), np.uint8)
     checked = 0
     for counts in near_complete_hands(rng, scaled(120)):
@@ -329,7 +330,7 @@ def test_fan_aware_keeps_a_flush_that_efficiency_breaks(tab):
     counts = parse_tiles("1389m2336677789s")
     unseen = (4 - counts).astype(np.int64)
     melds = np.zeros((4, 2), np.uint8)
-    work = new_policy_work(N_FANS)
+    work = new_policy_work(N_FANS, suit_table())
     eff = efficiency(counts, melds, 0, 0, unseen, 10, ctx_of(0), tab, work)
     fan = fan_aware(counts, melds, 0, 0, unseen, 10, ctx_of(1), tab, work)
     assert mjstats.TILES[eff] == "9s"
@@ -346,7 +347,7 @@ def run_game(hand_text, wall_text, n_draws, tab, last_tile=False, policy_id=0):
         rest.remove(t)
     wall = np.array(first + rest, dtype=np.uint8)
     unseen = (4 - counts).astype(np.int64)
-    work = new_policy_work(N_FANS)
+    work = new_policy_work(N_FANS, suit_table())
     res = np.zeros(R_SIZE, np.int64)
     won = play_game(
         None, wall, n_draws, last_tile, False, counts, np.zeros((4, 2), np.uint8), 0, unseen,

@@ -13,6 +13,7 @@ from conftest import SEED, random_hand_arrays, scaled
 import mjstats
 from mjstats import HandBatch, InvalidContextError, InvalidHandError, UnknownRulesetError
 from mjstats.kernels._jit import pjit
+from mjstats.kernels.decompose import suit_table
 from mjstats.kernels.mcr import FORM_NAMES, N_FANS, new_work, score_hand
 from mjstats.rules import get_ruleset
 from mjstats.rules.mcr import FANS
@@ -251,11 +252,11 @@ def test_mixed_garbage_batch_never_crashes(rng):
 
 
 @pjit
-def _user_kernel(concealed, melds, win, out):
+def _user_kernel(concealed, melds, win, table, out):
     """A study's own parallel loop calling the per-hand kernel with its own scratch."""
     n = concealed.shape[0]
     for c in range(2):  # numba.prange in a real study; two chunks, own scratch each
-        work = new_work()
+        work = new_work(table)
         fans = np.zeros(N_FANS, np.uint8)
         for i in range(c, n, 2):
             total, _ = score_hand(
@@ -271,7 +272,7 @@ def test_per_hand_kernel_callable_from_user_jit_code():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         # read-only arrays (as in a HandBatch) reuse score_batch's compiled specialization
-        _user_kernel(batch.concealed, batch.melds, batch.win_tile, out)
+        _user_kernel(batch.concealed, batch.melds, batch.win_tile, suit_table(), out)
     w.self_drawn[:] = False
     w.last_of_kind[:] = False
     w.kong_win[:] = False

@@ -20,6 +20,7 @@ from mcr_oracle import batch_args, oracle_fans
 
 import mjstats
 from mjstats.batch import HandBatch
+from mjstats.kernels.decompose import suit_table
 from mjstats.kernels.mcr import N_FANS, score_rows
 from mjstats.rules.mcr import FANS
 from mjstats.studies.generate_wins import STYLES, generate_wins
@@ -54,7 +55,7 @@ def _kernel(w):
             "flowers",
         )
     ]
-    score_rows(*args, 3, total, fans, form, np.zeros((0, 8, 4), np.uint8))
+    score_rows(*args, 3, total, fans, form, np.zeros((0, 8, 4), np.uint8), suit_table())
     return total, fans, form
 
 

@@ -779,6 +779,7 @@ def test_cli_two_player(capsys, monkeypatch):
 
 
 def test_score_one_dispatch_two_player():
+    from mjstats.kernels.decompose import suit_table
     from mjstats.kernels.scoring import kernel_spec, new_scratch, score_one
 
     spec = kernel_spec(RS)
@@ -802,7 +803,7 @@ def test_score_one_dispatch_two_player():
         0,
         0x11,
         0,
-        new_scratch(),
+        new_scratch(suit_table()),
         fan_out,
     )
     s = mjstats.score(h, ruleset="two-player", self_drawn=True, flowers=0x11)

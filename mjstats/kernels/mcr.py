@@ -35,11 +35,10 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from mjstats.kernels._jit import jit, pjit
+from mjstats.kernels._jit import hjit, ijit, jit, pjit
 from mjstats.kernels.decompose import (
     KNITTED,
     MAX_DECOMPOSITIONS,
-    MAX_SPLITS,
     enumerate_regular,
     honors_knitted_kind,
     is_nine_gates,
@@ -47,10 +46,9 @@ from mjstats.kernels.decompose import (
     is_seven_shifted_pairs,
     is_thirteen_orphans,
     knitted_body,
-    packed_pair_ok,
-    packed_sets_ok,
-    suit_pack,
     suit_sets_ok,
+    suit_split_count,
+    suit_waits,
 )
 
 __all__ = [
@@ -236,13 +234,15 @@ _KNITTED_MASKS.setflags(write=False)
 
 
 @jit
-def new_work():
+def new_work(table):
     """Scratch for :func:`score_hand`: a tuple of arrays, one per thread, reused
-    across hands (no allocation per hand). Callable from jitted code."""
+    across hands (no allocation per hand), holding the read-only
+    :class:`~mjstats.kernels.decompose.SuitTable` ``table``
+    (:func:`~mjstats.kernels.decompose.suit_table`). Callable from jitted code."""
     return (
         np.zeros(N_FANS, dtype=np.uint8),  # fan (reading being scored)
         np.zeros((MAX_DECOMPOSITIONS, 4, 2), dtype=np.uint8),  # divisions
-        np.zeros((3, MAX_SPLITS), dtype=np.int64),  # per-suit splits
+        table,  # per-suit splits and waits
         np.zeros((8, 4), dtype=np.uint8),  # sets of the reading
         np.zeros((8, 4), dtype=np.uint8),  # sets of the best reading
         np.zeros(N_FANS, dtype=np.uint8),  # base
@@ -255,23 +255,23 @@ def new_work():
 
 
 # ---------------------------------------------------------------- small predicates
-@jit
+@hjit
 def _is_terminal(t):
     return t < 27 and (t % 9 == 0 or t % 9 == 8)
 
 
-@jit
+@hjit
 def _is_wind(t):
     return t >= 27 and t <= 30
 
 
-@jit
+@hjit
 def _is_dragon(t):
     return t >= 31
 
 
 # ---------------------------------------------------------------- set combinations
-@jit
+@hjit
 def _chow_pair_fan(a, b):
     """Fan of two chows given by reference codes of their lowest tiles, or -1."""
     if a > b:
@@ -290,7 +290,7 @@ def _chow_pair_fan(a, b):
     return -1
 
 
-@jit
+@hjit
 def _three_chow_fan(a, b, c):
     """3-chow fan of sorted reference codes (lowest tiles), or -1."""
     sa = a // 9
@@ -322,7 +322,7 @@ def _three_chow_fan(a, b, c):
     return -1
 
 
-@jit
+@hjit
 def _extra_chow_fan(a, b, c, x):
     """Best pair-fan of chow ``x`` with one of ``a, b, c`` (一般高 > 喜相逢 > 连六 > 老少副)."""
     f0 = _chow_pair_fan(a, x)
@@ -339,7 +339,7 @@ def _extra_chow_fan(a, b, c, x):
     return -1
 
 
-@jit
+@hjit
 def _capped_chow_pairs(fan, p0, p1, p2, p3, p4, p5, cap):
     """Account-once: add pair-fans (ids or -1), at most ``cap``, trimming duplicates
     in the order 老少副, 连六, 喜相逢, 一般高 (first down to 1, then to 0)."""
@@ -384,7 +384,7 @@ def _capped_chow_pairs(fan, p0, p1, p2, p3, p4, p5, cap):
     fan[TWO_TERMINAL_CHOWS] += cnt3
 
 
-@jit
+@hjit
 def _four_chows(fan, c0, c1, c2, c3):
     """Chow fans of 4 chows (sorted reference codes); 双龙会 is checked by the caller."""
     if c0 // 9 == c3 // 9:
@@ -444,7 +444,7 @@ def _four_chows(fan, c0, c1, c2, c3):
         _capped_chow_pairs(fan, p01, p02, p03, p12, p13, p23, cap)
 
 
-@jit
+@hjit
 def _three_chows(fan, c0, c1, c2):
     f = _three_chow_fan(c0, c1, c2)
     if f >= 0:
@@ -455,7 +455,7 @@ def _three_chows(fan, c0, c1, c2):
     )
 
 
-@jit
+@hjit
 def _pung_pair_fan(a, b):
     """Fan of two pungs given by reference codes, or -1."""
     if a < 27 and b < 27:
@@ -467,7 +467,7 @@ def _pung_pair_fan(a, b):
     return -1
 
 
-@jit
+@hjit
 def _three_pung_fan(a, b, c):
     """3-pung fan of sorted reference codes, or -1."""
     if a < 27 and b < 27 and c < 27:
@@ -495,7 +495,7 @@ def _three_pung_fan(a, b, c):
     return -1
 
 
-@jit
+@hjit
 def _four_pungs(fan, p):
     """Pung fans of 4 pungs (sorted reference codes in p[0:4])."""
     a = p[0]
@@ -542,7 +542,7 @@ def _four_pungs(fan, p):
 
 
 # ---------------------------------------------------------------- tile-level fans
-@jit
+@hjit
 def _win_flag_fans(fan, sd, t4, kong, wall):
     if t4:
         fan[LAST_TILE] = 1
@@ -561,7 +561,7 @@ def _win_flag_fans(fan, sd, t4, kong, wall):
         fan[SELF_DRAWN] = 1
 
 
-@jit
+@hjit
 def _presence(counts):
     """34-bit mask of the kinds present in ``counts``."""
     m = 0
@@ -570,7 +570,7 @@ def _presence(counts):
     return m
 
 
-@jit
+@hjit
 def _has_knitted(pm):
     """Some knitted sequence (组合龙) is fully present in the presence mask."""
     for k in range(6):
@@ -580,7 +580,7 @@ def _has_knitted(pm):
     return False
 
 
-@jit
+@hjit
 def _popcount(x):
     n = 0
     while x:
@@ -589,7 +589,7 @@ def _popcount(x):
     return n
 
 
-@jit
+@hjit
 def _suit_fans(fan, pm):
     """无字, 缺一门, 混一色, 清一色, 五门齐 from the presence mask ``pm``."""
     has_m = (pm & _SUIT0) != 0
@@ -612,7 +612,7 @@ def _suit_fans(fan, pm):
         fan[ALL_TYPES] = 1
 
 
-@jit
+@hjit
 def _trait_fans(fan, pm):
     """断幺, 推不倒, 绿一色, 字一色, 清幺九, 混幺九 from the presence mask."""
     simples = (pm & _ORPHANS) == 0
@@ -631,7 +631,7 @@ def _trait_fans(fan, pm):
             fan[ALL_TERMINALS_AND_HONORS] = 1
 
 
-@jit
+@hjit
 def _range_fans(fan, pm):
     """全小/小于五, 全大/大于五, 全中 (numbered tiles only) from the presence mask."""
     if pm & _HONORS:
@@ -653,7 +653,7 @@ def _range_fans(fan, pm):
         fan[MIDDLE_TILES] = 1
 
 
-@jit
+@hjit
 def _exclusions(fan):
     """The reference's single exclusion pass (order matters)."""
     if fan[BIG_FOUR_WINDS]:
@@ -734,7 +734,7 @@ def _exclusions(fan):
         fan[NO_HONORS] = 0
 
 
-@jit
+@hjit
 def _wind_pung(fan, t, seat_w, round_w):
     """Wind step for one wind pung/kong tile ``t`` (after the exclusion pass)."""
     w = t - 27
@@ -754,7 +754,7 @@ def _wind_pung(fan, t, seat_w, round_w):
             fan[PUNG_OF_TERMINALS_OR_HONORS] -= 1
 
 
-@jit
+@hjit
 def _finish(fan):
     """无番和 when nothing scored; returns the total (flowers not included)."""
     total = 0
@@ -766,7 +766,7 @@ def _finish(fan):
     return total
 
 
-@jit
+@hjit
 def _kong_fans(fan, mk, ck, cp, opts):
     """Kong fans and concealed-pung fans from melded kongs, concealed kongs and
     concealed pungs."""
@@ -802,7 +802,7 @@ def _kong_fans(fan, mk, ck, cp, opts):
         fan[FOUR_CONCEALED_PUNGS] = 1
 
 
-@jit
+@hjit
 def _pung_fan(fan, t):
     if t >= 31:
         fan[DRAGON_PUNG] += 1
@@ -810,17 +810,53 @@ def _pung_fan(fan, t):
         fan[PUNG_OF_TERMINALS_OR_HONORS] += 1
 
 
+@hjit
+def _base_fans(fan, sd, t4, kong, wall, n_melded, pm, all34, n_kongs):
+    """Write the division-independent fans of a regular hand into ``fan`` (all
+    other entries zeroed): win flags, concealment, suit/trait/range fans (from
+    the presence mask ``pm``), 四归一 (from ``all34``, the tiles with melds)."""
+    for f in range(N_FANS):
+        fan[f] = 0
+    _win_flag_fans(fan, sd, t4, kong, wall)
+    if n_melded == 0:
+        if sd:
+            fan[FULLY_CONCEALED_HAND] = 1
+        else:
+            fan[CONCEALED_HAND] = 1
+    elif n_melded == 4:
+        if sd:
+            fan[SELF_DRAWN] = 1
+        else:
+            fan[MELDED_HAND] = 1
+    elif sd:
+        fan[SELF_DRAWN] = 1
+    _suit_fans(fan, pm)
+    _trait_fans(fan, pm)
+    _range_fans(fan, pm)
+    hog = 0
+    for t in range(34):
+        if all34[t] == 4:
+            hog += 1
+    hog -= n_kongs
+    if hog > 0:
+        fan[TILE_HOG] = hog
+
+
 # ---------------------------------------------------------------- one regular division
-@jit
-def _score_division(sets, pair, win_tile, sd, unique_wait, seat_w, round_w, opts, base, fan, tmp):
+@hjit
+def _score_division(
+    sets, pair, win_tile, sd, unique_wait, seat_w, round_w, opts, base, fan, tmp, copy_base
+):
     """Fan table of one regular division.
 
     ``sets`` rows 0-3: [kind (1 chow, 2 pung, 3 kong), tile (chow: lowest),
     melded (0/1), 0]. ``base`` holds the division-independent fans (win flags,
-    concealment, suit/trait/range fans, 四归一). Returns the total.
+    concealment, suit/trait/range fans, 四归一), copied into ``fan`` when
+    ``copy_base`` (else ``fan`` already holds them). Returns the total.
     """
-    for f in range(N_FANS):
-        fan[f] = base[f]
+    if copy_base:
+        for f in range(N_FANS):
+            fan[f] = base[f]
     # one pass over the sets: combination codes, kong/pung counts, per-set traits,
     # wait positions; the concealed-pung rule on a discard is applied after it
     win_in_chow = False
@@ -987,7 +1023,7 @@ def _score_division(sets, pair, win_tile, sd, unique_wait, seat_w, round_w, opts
 
 
 # ---------------------------------------------------------------- waits
-@jit
+@hjit
 def _group_ok(counts, g, n):
     """Group ``g`` (0-2 suits, 3 honours) of ``n`` tiles splits into sets, plus
     the pair when ``n`` is 2 mod 3 (a kind may be held 5 times)."""
@@ -1008,7 +1044,7 @@ def _group_ok(counts, g, n):
     return pairs == (1 if m == 2 else 0)
 
 
-@jit
+@hjit
 def _count_waits(standing, n_melds, stop_at, gbuf):
     """Number of formal waits of the standing tiles: tiles completing the regular
     form (a fifth copy counts), plus the seven-pairs wait when there is no meld.
@@ -1081,64 +1117,39 @@ def _count_waits(standing, n_melds, stop_at, gbuf):
     return n_w
 
 
-@jit
-def _group_plus_ok(counts, g, t):
-    """Group ``g`` with one more tile ``t`` splits into sets (+ pair if 2 mod 3)."""
-    counts[t] += 1
-    lo = 9 * g
+@hjit
+def _honor_waits(standing):
+    """Bit ``h`` set when one more honour ``27 + h`` makes the honours pungs only
+    (they then hold 0 mod 3 tiles) or pungs and one pair (2 mod 3). A kind is
+    fine at 0, 2, 3 or 5 (pung + pair) tiles; 2 and 5 are pairs."""
     n = 0
-    for u in range(lo, lo + 7):
-        n += counts[u]
-    ok = _group_ok(counts, g, n)
-    counts[t] -= 1
-    return ok
+    bad = 0
+    n_pairs = 0
+    for h in range(7):
+        c = standing[27 + h]
+        n += c
+        if c == 1 or c == 4:
+            bad += 1
+        elif c == 2:
+            n_pairs += 1
+    m = (n + 1) % 3
+    if m == 1:
+        return 0
+    want_pairs = 1 if m == 2 else 0
+    out = 0
+    for h in range(7):
+        c = standing[27 + h]
+        if c == 0:
+            continue  # one lone tile never fits
+        b = bad - (1 if c == 1 or c == 4 else 0) + (1 if c == 3 else 0)
+        p = n_pairs - (1 if c == 2 else 0) + (1 if c == 1 or c == 4 else 0)
+        if b == 0 and p == want_pairs:
+            out |= 1 << h
+    return out
 
 
-@jit
-def _suit_other_waits(standing, g, skip_rank):
-    """True if some tile of suit ``g`` other than rank ``skip_rank`` completes the
-    suit (sets, plus the pair when it then holds 2 mod 3 tiles)."""
-    v, n, s = suit_pack(standing, 9 * g)
-    pres = 0
-    for r in range(9):
-        if (v >> (4 * r)) & 0xF:
-            pres |= 1 << r
-    near = (pres | (pres << 1) | (pres << 2) | (pres >> 1) | (pres >> 2)) & 0x1FF
-    if skip_rank >= 0:
-        near &= ~(1 << skip_rank)
-    with_pair = (n + 1) % 3 == 2
-    if not with_pair:
-        # sets only: chows and pungs have rank sums divisible by 3, so the added
-        # rank r needs s + r = 0 (mod 3)
-        q = (3 - s % 3) % 3
-        near &= 0x49 << q  # ranks q, q + 3, q + 6
-    while near:
-        low = near & -near
-        near ^= low
-        r = 0
-        while (low >> r) != 1:
-            r += 1
-        v2 = v + (1 << (4 * r))
-        if with_pair:
-            if packed_pair_ok(v2, s + r):
-                return True
-        elif packed_sets_ok(v2):
-            return True
-    return False
-
-
-@jit
-def _honor_other_waits(standing, skip):
-    """Honour analogue of :func:`_suit_other_waits` (only held kinds can help)."""
-    for t in range(27, 34):
-        if t != skip and standing[t] > 0:
-            if _group_plus_ok(standing, 3, t):
-                return True
-    return False
-
-
-@jit
-def _unique_wait(standing, win_tile, n_melds):
+@hjit
+def _unique_wait(standing, win_tile, n_melds, info):
     """True if ``win_tile`` is the only formal wait of ``standing`` (which it
     completes in the regular form): no other tile completes the regular form
     (a fifth copy counts) and, with no meld, the seven-pairs wait is the same tile.
@@ -1178,21 +1189,25 @@ def _unique_wait(standing, win_tile, n_melds):
         if n % 3 == 2:
             gp = g
     if gw < 3:
-        if _suit_other_waits(standing, gw, win_tile - 9 * gw):
+        if suit_waits(info, standing, 9 * gw) & ~(1 << (win_tile - 9 * gw)):
             return False
-    elif _honor_other_waits(standing, win_tile):
+    elif _honor_waits(standing) & ~(1 << (win_tile - 27)):
         return False
-    if gp != gw and gp >= 0 and _group_ok(standing, gw, n_gw):
+    if gw < 3:
+        gw_ok = suit_split_count(info, standing, 9 * gw) > 0
+    else:
+        gw_ok = _group_ok(standing, gw, n_gw)
+    if gp != gw and gp >= 0 and gw_ok:
         if gp < 3:
-            if _suit_other_waits(standing, gp, -1):
+            if suit_waits(info, standing, 9 * gp):
                 return False
-        elif _honor_other_waits(standing, -1):
+        elif _honor_waits(standing):
             return False
     return True
 
 
 # ---------------------------------------------------------------- special forms
-@jit
+@hjit
 def _score_seven_pairs(conc, sd, t4, kong, wall, fan):
     for f in range(N_FANS):
         fan[f] = 0
@@ -1217,7 +1232,7 @@ def _score_seven_pairs(conc, sd, t4, kong, wall, fan):
     return _finish(fan), FORM_SEVEN_PAIRS
 
 
-@jit
+@hjit
 def _score_nine_gates(win_tile, sd, t4, kong, wall, fan):
     for f in range(N_FANS):
         fan[f] = 0
@@ -1240,7 +1255,7 @@ def _score_nine_gates(win_tile, sd, t4, kong, wall, fan):
     return _finish(fan)
 
 
-@jit
+@hjit
 def _score_knitted_straight(
     conc,
     all34,
@@ -1403,7 +1418,7 @@ def _score_knitted_straight(
 
 
 # ---------------------------------------------------------------- one hand
-@jit
+@ijit
 def score_hand(
     concealed,
     melds,
@@ -1448,7 +1463,23 @@ def score_hand(
         ``scratch[4]`` (rows of [kind, tile, melded, 0]; kind 5 = pair,
         6 = knitted body with its :data:`KNITTED` row as tile).
     """
-    fan, divisions, splits, sets, bsets, base, standing, all34, tmp, pairs, gbuf = scratch
+    fan, divisions, table, sets, bsets, base, standing, all34, tmp, pairs, gbuf = scratch
+    return _score_hand(
+        concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, last_of_wall,
+        seat_wind, round_wind, opts, fan, divisions, table, sets, bsets, base, standing,
+        all34, tmp, pairs, gbuf, fan_out,
+    )  # fmt: skip
+
+
+@hjit
+def _score_hand(
+    concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, last_of_wall, seat_wind,
+    round_wind, opts, fan, divisions, table, sets, bsets, base, standing, all34, tmp, pairs,
+    gbuf, fan_out,
+):  # fmt: skip
+    """:func:`score_hand` with the scratch arrays as arguments: a batch loop
+    unpacks the scratch tuple once, not once per hand (each unpacking costs
+    reference-count updates)."""
     for i in range(8):
         for j in range(4):
             bsets[i, j] = 0
@@ -1602,35 +1633,15 @@ def score_hand(
             fan_out[f] = fan[f]
         return total, FORM_NINE_GATES
     # ---- regular decompositions
-    n_div = enumerate_regular(concealed, splits, divisions, pairs)
+    n_div = enumerate_regular(concealed, table, divisions, pairs)
     if n_div > 0:
-        # division-independent fans
-        for f in range(N_FANS):
-            base[f] = 0
-        _win_flag_fans(base, sd, t4, kong, wall)
-        if n_melded == 0:
-            if sd:
-                base[FULLY_CONCEALED_HAND] = 1
-            else:
-                base[CONCEALED_HAND] = 1
-        elif n_melded == 4:
-            if sd:
-                base[SELF_DRAWN] = 1
-            else:
-                base[MELDED_HAND] = 1
-        elif sd:
-            base[SELF_DRAWN] = 1
-        pm = pm_c | pm_m
-        _suit_fans(base, pm)
-        _trait_fans(base, pm)
-        _range_fans(base, pm)
-        hog = 0
-        for t in range(34):
-            if all34[t] == 4:
-                hog += 1
-        hog -= n_kongs
-        if hog > 0:
-            base[TILE_HOG] = hog
+        # A single reading (the common case) is scored straight into fan_out:
+        # no division-independent template to copy, nothing to copy back.
+        direct = n_div == 1 and best_total < 0
+        if direct:
+            _base_fans(fan_out, sd, t4, kong, wall, n_melded, pm_c | pm_m, all34, n_kongs)
+        else:
+            _base_fans(base, sd, t4, kong, wall, n_melded, pm_c | pm_m, all34, n_kongs)
         # the unique-wait test is needed only if some reading could score a wait fan
         need_wait = False
         for d in range(n_div):
@@ -1648,7 +1659,7 @@ def score_hand(
                         need_wait = True
             if need_wait:
                 break
-        unique_wait = need_wait and _unique_wait(standing, win_tile, n_melds)
+        unique_wait = need_wait and _unique_wait(standing, win_tile, n_melds, table.info)
         # fixed melds occupy the first rows
         nf = 0
         for i in range(4):
@@ -1666,19 +1677,24 @@ def score_hand(
                 sets[nf + j, 1] = divisions[d, j, 1]
                 sets[nf + j, 2] = 0
                 sets[nf + j, 3] = 0
+            if direct:
+                total = _score_division(
+                    sets, pairs[d], win_tile, sd, unique_wait, seat_wind, round_wind, opts,
+                    fan_out, fan_out, tmp, False,
+                )  # fmt: skip
+                best_total = total
+                form = FORM_REGULAR
+                for i in range(4):
+                    for j in range(4):
+                        bsets[i, j] = sets[i, j]
+                bsets[4, 0] = 5
+                bsets[4, 1] = pairs[d]
+                bsets[4, 2] = 0
+                break
             total = _score_division(
-                sets,
-                pairs[d],
-                win_tile,
-                sd,
-                unique_wait,
-                seat_wind,
-                round_wind,
-                opts,
-                base,
-                fan,
-                tmp,
-            )
+                sets, pairs[d], win_tile, sd, unique_wait, seat_wind, round_wind, opts, base,
+                fan, tmp, True,
+            )  # fmt: skip
             better = total > best_total
             if not better and total == best_total:
                 better = fan[PURE_TRIPLE_CHOW] > 0 or fan[TRIPLE_PUNG] > 0 or best_is_seven_pairs
@@ -1701,7 +1717,7 @@ def score_hand(
     return best_total, form
 
 
-@jit
+@hjit
 def context_problems(concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, out):
     """Per-row code of the first win-context contradiction (0 = none):
     1 = kong_win self-drawn without a kong meld (杠上开花 impossible),
@@ -1741,7 +1757,7 @@ def context_problems(concealed, melds, win_tile, self_drawn, last_of_kind, kong_
     return n_bad
 
 
-@jit
+@hjit
 def _popcount8(x):
     n = 0
     v = int(x)
@@ -1770,25 +1786,16 @@ def _score_block(
     out_fans,
     out_form,
     out_sets,
+    table,
 ):
-    scratch = new_work()
-    bsets = scratch[4]
+    fan, divisions, table, sets, bsets, base, standing, all34, tmp, pairs, gbuf = new_work(table)
     want_sets = out_sets.shape[0] > 0
     for i in range(lo, hi):
-        total, form = score_hand(
-            concealed[i],
-            melds[i],
-            win_tile[i],
-            self_drawn[i],
-            last_of_kind[i],
-            kong_win[i],
-            last_of_wall[i],
-            seat_wind[i],
-            round_wind[i],
-            opts,
-            scratch,
-            out_fans[i],
-        )
+        total, form = _score_hand(
+            concealed[i], melds[i], win_tile[i], self_drawn[i], last_of_kind[i], kong_win[i],
+            last_of_wall[i], seat_wind[i], round_wind[i], opts, fan, divisions, table, sets,
+            bsets, base, standing, all34, tmp, pairs, gbuf, out_fans[i],
+        )  # fmt: skip
         if total < 0:
             out_total[i] = -1
             out_form[i] = FORM_NONE
@@ -1823,6 +1830,7 @@ def score_rows(
     out_fans,
     out_form,
     out_sets,
+    table,
 ):
     """Score N hands in parallel (prange over blocks of rows).
 
@@ -1832,7 +1840,8 @@ def score_rows(
     :data:`OPT_KNITTED_WAIT`. Outputs: ``out_total`` int16 (N,) (-1 = not
     complete), ``out_fans`` uint8 (N, 82) incl. the flower count, ``out_form``
     uint8 (N,) (:data:`FORM_NAMES`), ``out_sets`` uint8 (N, 8, 4) the chosen
-    reading (see :func:`score_hand`), or shape (0, 8, 4) to skip it.
+    reading (see :func:`score_hand`), or shape (0, 8, 4) to skip it. ``table``:
+    :func:`~mjstats.kernels.decompose.suit_table`.
     """
     n = concealed.shape[0]
     n_blocks = (n + _BLOCK - 1) // _BLOCK
@@ -1857,4 +1866,5 @@ def score_rows(
             out_fans,
             out_form,
             out_sets,
+            table,
         )

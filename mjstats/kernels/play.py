@@ -181,6 +181,7 @@ def play_game(
     >>> import numpy as np
     >>> from mjstats.kernels.policies import new_policy_work
     >>> from mjstats.kernels.tables import get_tables
+    >>> from mjstats.kernels.decompose import suit_table
     >>> from mjstats.rules import get_ruleset
     >>> from mjstats.studies.play import game_context
     >>> from mjstats.tiles import parse_tiles
@@ -190,7 +191,7 @@ def play_game(
     >>> res = np.zeros(R_SIZE, np.int64)
     >>> won = play_game(None, wall, 5, False, False, hand, np.zeros((4, 2), np.uint8), 0,
     ...                 (4 - hand).astype(np.int64), game_context(get_ruleset("mcr"), 0),
-    ...                 get_tables(), new_policy_work(82), res)
+    ...                 get_tables(), new_policy_work(82, suit_table()), res)
     >>> bool(won), int(res[R_DRAW]), int(res[R_TOTAL])
     (True, 1, 26)
     """
@@ -226,7 +227,7 @@ def play_game(
 # ------------------------------------------------------------------ play study
 @jit
 def _play_chunk(
-    policy, state, n_games, wall0, draws, last_tile, ctx, tab, n_fans, fc, c,
+    policy, state, n_games, wall0, draws, last_tile, ctx, tab, suits, n_fans, fc, c,
     win_draw, extra, final_hist,
 ):  # fmt: skip
     """Play ``n_games`` games from fresh deals; counters of chunk ``c``."""
@@ -235,7 +236,7 @@ def _play_chunk(
     counts = np.zeros(34, np.uint8)
     unseen = np.zeros(34, np.int64)
     melds = np.zeros((4, 2), np.uint8)
-    work = new_policy_work(n_fans)
+    work = new_policy_work(n_fans, suits)
     res = np.zeros(R_SIZE, np.int64)
     fans = work[W_FANS]
     n_draws = min(draws, n_wall - 13)
@@ -269,18 +270,18 @@ def _play_chunk(
 
 @jit
 def _play_chunks_impl(
-    policy, states, sizes, wall0, draws, last_tile, ctx, tab, n_fans, fc, win_draw, extra,
+    policy, states, sizes, wall0, draws, last_tile, ctx, tab, suits, n_fans, fc, win_draw, extra,
     final_hist, c,
 ):  # fmt: skip
     _play_chunk(
-        policy, states[c], sizes[c], wall0, draws, last_tile, ctx, tab, n_fans, fc, c,
+        policy, states[c], sizes[c], wall0, draws, last_tile, ctx, tab, suits, n_fans, fc, c,
         win_draw[c], extra[c], final_hist[c],
     )  # fmt: skip
 
 
 @pjit
 def play_chunks(
-    states, sizes, wall0, draws, last_tile, ctx, tab, n_fans, fc, win_draw, extra, final_hist
+    states, sizes, wall0, draws, last_tile, ctx, tab, suits, n_fans, fc, win_draw, extra, final_hist
 ):
     """Chunks of ``play`` games with a built-in policy (``ctx[CTX_POLICY]``), in parallel.
 
@@ -292,20 +293,20 @@ def play_chunks(
     """
     for c in prange(states.shape[0]):
         _play_chunks_impl(
-            None, states, sizes, wall0, draws, last_tile, ctx, tab, n_fans, fc, win_draw,
+            None, states, sizes, wall0, draws, last_tile, ctx, tab, suits, n_fans, fc, win_draw,
             extra, final_hist, c,
         )  # fmt: skip
 
 
 @pjit
 def play_chunks_custom(
-    policy, states, sizes, wall0, draws, last_tile, ctx, tab, n_fans, fc, win_draw, extra,
+    policy, states, sizes, wall0, draws, last_tile, ctx, tab, suits, n_fans, fc, win_draw, extra,
     final_hist,
 ):  # fmt: skip
     """:func:`play_chunks` with a user policy (compiled once per process, not cached)."""
     for c in prange(states.shape[0]):
         _play_chunks_impl(
-            policy, states, sizes, wall0, draws, last_tile, ctx, tab, n_fans, fc, win_draw,
+            policy, states, sizes, wall0, draws, last_tile, ctx, tab, suits, n_fans, fc, win_draw,
             extra, final_hist, c,
         )  # fmt: skip
 
@@ -333,7 +334,7 @@ def _same_hand(hands, s, t):
 @jit
 def _analyze_chunk(
     policy, state, n_playouts, hand, cands, melds, n_melds, unseen0, wall0, draws, last_tile,
-    ctx, tab, n_fans, sums, win_draw, fan_count, fan_hands,
+    ctx, tab, suits, n_fans, sums, win_draw, fan_count, fan_hands,
 ):  # fmt: skip
     """Playouts of every candidate discard from one generator state, in lockstep.
 
@@ -352,7 +353,7 @@ def _analyze_chunk(
     known = np.zeros(n_cand, np.int64)  # state -> need, -1 unknown
     active = np.zeros(n_cand, np.bool_)
     unseen = np.zeros(34, np.int64)
-    work = new_policy_work(n_fans)
+    work = new_policy_work(n_fans, suits)
     fans = work[W_FANS]
     for _ in range(n_playouts):
         wall[:] = wall0
@@ -420,7 +421,7 @@ def _analyze_chunk(
 @pjit
 def analyze_jobs(
     states, sizes, hand, cands, melds, n_melds, unseen0, wall0, draws, last_tile, ctx, tab,
-    n_fans, sums, win_draw, fan_count, fan_hands,
+    suits, n_fans, sums, win_draw, fan_count, fan_hands,
 ):  # fmt: skip
     """Monte Carlo playouts of every candidate discard, in parallel over playout chunks.
 
@@ -435,20 +436,22 @@ def analyze_jobs(
     for c in prange(states.shape[0]):
         _analyze_chunk(
             None, states[c], sizes[c], hand, cands, melds, n_melds, unseen0, wall0, draws,
-            last_tile, ctx, tab, n_fans, sums[c], win_draw[c], fan_count[c], fan_hands[c],
+            last_tile, ctx, tab, suits, n_fans, sums[c], win_draw[c], fan_count[c],
+            fan_hands[c],
         )  # fmt: skip
 
 
 @pjit
 def analyze_jobs_custom(
     policy, states, sizes, hand, cands, melds, n_melds, unseen0, wall0, draws, last_tile, ctx,
-    tab, n_fans, sums, win_draw, fan_count, fan_hands,
+    tab, suits, n_fans, sums, win_draw, fan_count, fan_hands,
 ):  # fmt: skip
     """:func:`analyze_jobs` with a user policy (compiled once per process, not cached)."""
     for c in prange(states.shape[0]):
         _analyze_chunk(
             policy, states[c], sizes[c], hand, cands, melds, n_melds, unseen0, wall0, draws,
-            last_tile, ctx, tab, n_fans, sums[c], win_draw[c], fan_count[c], fan_hands[c],
+            last_tile, ctx, tab, suits, n_fans, sums[c], win_draw[c], fan_count[c],
+            fan_hands[c],
         )  # fmt: skip
 
 
@@ -470,6 +473,7 @@ def policy_type(n_fans: int):
     """
     from numba import typeof, types
 
+    from mjstats.kernels.decompose import suit_table
     from mjstats.kernels.tables import get_tables
 
     u8 = types.Array(types.uint8, 1, "C")
@@ -483,7 +487,7 @@ def policy_type(n_fans: int):
         types.int64,
         i64,
         typeof(get_tables()),
-        typeof(new_policy_work(n_fans)),
+        typeof(new_policy_work(n_fans, suit_table())),
     )
     return types.FunctionType(sig)
 

@@ -249,7 +249,7 @@ def score_win(ctx, counts, melds, win_tile, last_of_kind, last_of_wall, work):
 
 
 @jit
-def new_policy_work(n_fans):
+def new_policy_work(n_fans, suits):
     """Scratch for a policy and the game: a tuple, one per thread, reused across games.
 
     Slots: ``W_NEED`` int64 (34,) per-discard needs; ``W_AUX`` int64 (34,) free;
@@ -257,13 +257,14 @@ def new_policy_work(n_fans):
     leaves, or -1); ``W_SCORE`` scorer scratch; ``W_FANS`` uint8 (n_fans,) the
     fans of the last scored hand; ``W_TARGET`` int64 (MAX_TARGETS, 4) for the
     fan-aware targets; ``W_TMP`` uint8 (34,) a scratch hand. User policies
-    may use ``W_NEED``, ``W_AUX``, ``W_TARGET`` and ``W_TMP`` freely.
+    may use ``W_NEED``, ``W_AUX``, ``W_TARGET`` and ``W_TMP`` freely. ``suits``
+    is :func:`mjstats.kernels.decompose.suit_table` (for the scorer).
     """
     return (
         np.zeros(34, np.int64),
         np.zeros(34, np.int64),
         np.full(8, -1, np.int64),
-        new_scratch(),
+        new_scratch(suits),
         np.zeros(n_fans, np.uint8),
         np.zeros((MAX_TARGETS, 4), np.int64),
         np.zeros(34, np.uint8),
@@ -304,11 +305,12 @@ def efficiency(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, work
     --------
     >>> import numpy as np
     >>> from mjstats.kernels.tables import get_tables
+    >>> from mjstats.kernels.decompose import suit_table
     >>> from mjstats.rules import get_ruleset
     >>> from mjstats.studies.play import game_context
     >>> from mjstats.tiles import TILES, parse_tiles
     >>> hand = parse_tiles("2367m3345p1568s16z")
-    >>> ctx, work = game_context(get_ruleset("mcr"), 0), new_policy_work(82)
+    >>> ctx, work = game_context(get_ruleset("mcr"), 0), new_policy_work(82, suit_table())
     >>> unseen = (4 - hand).astype(np.int64)
     >>> melds = np.zeros((4, 2), np.uint8)
     >>> TILES[efficiency(hand, melds, 0, 33, unseen, 10, ctx, get_tables(), work)]
@@ -889,11 +891,12 @@ def fan_aware(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, work)
 
     >>> import numpy as np
     >>> from mjstats.kernels.tables import get_tables
+    >>> from mjstats.kernels.decompose import suit_table
     >>> from mjstats.rules import get_ruleset
     >>> from mjstats.studies.play import game_context
     >>> from mjstats.tiles import TILES, parse_tiles
     >>> hand = parse_tiles("1389m2336677789s")
-    >>> ctx, work = game_context(get_ruleset("mcr"), 1), new_policy_work(82)
+    >>> ctx, work = game_context(get_ruleset("mcr"), 1), new_policy_work(82, suit_table())
     >>> unseen = (4 - hand).astype(np.int64)
     >>> melds = np.zeros((4, 2), np.uint8)
     >>> TILES[fan_aware(hand, melds, 0, 0, unseen, 10, ctx, get_tables(), work)][-1]

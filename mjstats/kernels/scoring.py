@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from mjstats.kernels import mcr, two_player
-from mjstats.kernels._jit import jit
+from mjstats.kernels._jit import hjit, jit
 
 __all__ = ["RULESET_IDS", "KernelSpec", "kernel_spec", "new_scratch", "score_one"]
 
@@ -62,13 +62,16 @@ def kernel_spec(rs) -> KernelSpec:
 
 
 @jit
-def new_scratch():
+def new_scratch(table):
     """Per-thread scratch buffers for :func:`score_one` (allocate once, reuse):
-    the MCR kernel's and the two-player kernel's."""
-    return (mcr.new_work(), two_player.new_work())
+    the MCR kernel's and the two-player kernel's.
+
+    ``table`` is :func:`mjstats.kernels.decompose.suit_table` (get it in Python
+    and pass it down: kernels cannot load it themselves)."""
+    return (mcr.new_work(table), two_player.new_work(table))
 
 
-@jit
+@hjit
 def _popcount8(x):
     n = 0
     v = int(x)
@@ -78,7 +81,7 @@ def _popcount8(x):
     return n
 
 
-@jit
+@hjit
 def score_one(
     ruleset_id,
     opts,

@@ -34,7 +34,6 @@ from numba import prange
 from mjstats.kernels._jit import jit, pjit
 from mjstats.kernels.decompose import (
     MAX_DECOMPOSITIONS,
-    MAX_SPLITS,
     enumerate_regular,
     is_regular_complete,
     is_seven_pairs,
@@ -177,14 +176,15 @@ _NO_RANK = 255
 
 
 @jit
-def new_work():
+def new_work(table):
     """Scratch for :func:`score_hand`: a tuple of arrays, one per thread, reused
-    across hands (no allocation per hand). Callable from jitted code."""
+    across hands (no allocation per hand), holding the read-only ``table``
+    (:func:`~mjstats.kernels.decompose.suit_table`). Callable from jitted code."""
     return (
         np.zeros(N_FANS, dtype=np.uint8),  # 0 fan: the reading being scored
         np.zeros(N_FANS, dtype=np.uint8),  # 1 base: whole-hand fans
         np.zeros((MAX_DECOMPOSITIONS, 4, 2), dtype=np.uint8),  # 2 divisions
-        np.zeros((3, MAX_SPLITS), dtype=np.int64),  # 3 per-suit splits
+        table,  # 3 per-suit splits and waits
         np.zeros(MAX_DECOMPOSITIONS, dtype=np.uint8),  # 4 pairs
         np.zeros((8, 4), dtype=np.uint8),  # 5 sets of the reading
         np.zeros((8, 4), dtype=np.uint8),  # 6 sets of the best reading
@@ -680,15 +680,16 @@ def score_hand(
     --------
     >>> import numpy as np
     >>> from mjstats import parse_tiles
+    >>> from mjstats.kernels.decompose import suit_table
     >>> conc = parse_tiles("22334455667788m")  # 大车轮, won on 8m
     >>> fan = np.zeros(N_FANS, np.uint8)
     >>> score_hand(conc, np.zeros((4, 2), np.uint8), 7, False, False, False, 0, 0, 0, 0,
-    ...            new_work(), fan)
+    ...            new_work(suit_table()), fan)
     (90, 2)
     >>> [_KEYS[f] for f in np.flatnonzero(fan)]
     ['big_wheel', 'all_simples', 'pair_258']
     """
-    fan, base, divisions, splits, pairs, sets, bsets, all34, standing, excluded, c = work
+    fan, base, divisions, table, pairs, sets, bsets, all34, standing, excluded, c = work
     for i in range(8):
         for j in range(4):
             bsets[i, j] = 0
@@ -808,7 +809,7 @@ def score_hand(
         for f in range(N_FANS):
             fan_out[f] = fan[f]
     # ---- regular readings
-    n_div = enumerate_regular(concealed, splits, divisions, pairs)
+    n_div = enumerate_regular(concealed, table, divisions, pairs)
     if n_div > 0:
         # the only-wait test matters only if some reading has the winning tile
         # inside a concealed chow at an edge or closed position
@@ -896,8 +897,9 @@ def _score_block(
     out_fans,
     out_form,
     out_sets,
+    table,
 ):
-    work = new_work()
+    work = new_work(table)
     bsets = work[6]
     want_sets = out_sets.shape[0] > 0
     for i in range(lo, hi):
@@ -942,12 +944,14 @@ def score_rows(
     out_fans,
     out_form,
     out_sets,
+    table,
 ):
     """Score N two-player hands in parallel (prange over blocks of rows).
 
     Arrays are those of a ``HandBatch``; outputs ``out_total`` int16 (N,)
     (-1 = not complete), ``out_fans`` uint8 (N, 66), ``out_form`` uint8 (N,),
-    ``out_sets`` uint8 (N, 8, 4) or shape (0, 8, 4) to skip it.
+    ``out_sets`` uint8 (N, 8, 4) or shape (0, 8, 4) to skip it; ``table`` is
+    :func:`~mjstats.kernels.decompose.suit_table`.
     """
     n = concealed.shape[0]
     n_blocks = (n + _BLOCK - 1) // _BLOCK
@@ -971,4 +975,5 @@ def score_rows(
             out_fans,
             out_form,
             out_sets,
+            table,
         )

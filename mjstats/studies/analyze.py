@@ -321,6 +321,7 @@ class AnalyzeStudy(_PicklableRuleset, Study):
 
     def run_chunks(self, first: int, count: int) -> Aggregate:
         from mjstats.kernels import play as K
+        from mjstats.kernels.decompose import suit_table
         from mjstats.kernels.rng import chunk_states
         from mjstats.kernels.tables import get_tables
 
@@ -345,6 +346,7 @@ class AnalyzeStudy(_PicklableRuleset, Study):
                 self.last_tile,
                 self.ctx,
                 get_tables(),
+                suit_table(),
                 n_fans,
                 sums,
                 win_draw,

@@ -44,6 +44,7 @@ import numpy as np
 
 from mjstats.kernels._jit import ijit, jit, pjit
 from mjstats.kernels.accumulate import accumulate_chunk, chunk_counters, sum_counters
+from mjstats.kernels.decompose import suit_table
 from mjstats.kernels.rng import chunk_states
 from mjstats.kernels.scoring import kernel_spec, new_scratch, score_one
 from mjstats.kernels.shanten import FORM_BITS, IMPOSSIBLE, discard_one, shanten_one, useful_one
@@ -162,8 +163,8 @@ def _useful_copies(counts, useful):
 
 @jit
 def _dealt_chunk(
-    state, n, n_tiles, wall_kinds, form_bits, all_forms, per_form, want_useful, tab, spec,
-    n_fans, shanten_hist, kinds_hist, copies_hist, fc, c,
+    state, n, n_tiles, wall_kinds, form_bits, all_forms, per_form, want_useful, tab, suits,
+    spec, n_fans, shanten_hist, kinds_hist, copies_hist, fc, c,
 ):  # fmt: skip
     n_forms = form_bits.shape[0]
     any_row = shanten_hist.shape[0] - 1
@@ -173,7 +174,7 @@ def _dealt_chunk(
     d_shanten = np.zeros(34, np.int8)
     d_useful = np.zeros(34, np.int64)
     fan_out = np.zeros(n_fans, np.uint8)
-    scratch = new_scratch()
+    scratch = new_scratch(suits)
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     for _ in range(n):
         s0, s1, s2, s3 = _deal(s0, s1, s2, s3, wall, n_tiles, counts)
@@ -217,14 +218,14 @@ def _dealt_chunk(
 
 @pjit
 def _dealt_chunks(
-    states, sizes, n_tiles, wall_kinds, form_bits, all_forms, per_form, want_useful, tab, spec,
-    n_fans, shanten_hist, kinds_hist, copies_hist, fc,
+    states, sizes, n_tiles, wall_kinds, form_bits, all_forms, per_form, want_useful, tab, suits,
+    spec, n_fans, shanten_hist, kinds_hist, copies_hist, fc,
 ):  # fmt: skip
     for c in numba.prange(states.shape[0]):
         _dealt_chunk(
             states[c], sizes[c], n_tiles, wall_kinds, form_bits, all_forms, per_form,
-            want_useful, tab, spec, n_fans, shanten_hist[c], kinds_hist[c], copies_hist[c],
-            fc, c,
+            want_useful, tab, suits, spec, n_fans, shanten_hist[c], kinds_hist[c],
+            copies_hist[c], fc, c,
         )  # fmt: skip
 
 
@@ -349,6 +350,7 @@ class DealtStudy(Study):
                 self.per_form,
                 self.useful,
                 get_tables(),
+                suit_table(),
                 spec_arr,
                 n_fans,
                 shanten_hist,

@@ -33,7 +33,7 @@ import numpy as np
 
 from mjstats.kernels._jit import jit, pjit
 from mjstats.kernels.accumulate import accumulate_chunk, chunk_counters, sum_counters
-from mjstats.kernels.decompose import is_regular_complete
+from mjstats.kernels.decompose import is_regular_complete, suit_table
 from mjstats.kernels.patterns import decode_hand
 from mjstats.kernels.scoring import kernel_spec, new_scratch, score_one
 from mjstats.rules import Ruleset, get_ruleset
@@ -161,11 +161,11 @@ def _score_all_wins(spec, counts, melds, weight, scratch, fan_out, fc, c):
 
 
 @jit
-def _exact_chunk(lo, hi, n_regular, n_pairs, reg, prs, special, spec, n_fans, fc, extra, c):
+def _exact_chunk(lo, hi, n_regular, n_pairs, reg, prs, special, spec, table, n_fans, fc, extra, c):
     counts = np.zeros(34, np.uint8)
     melds = np.zeros((4, 2), np.uint8)
     fan_out = np.zeros(n_fans, np.uint8)
-    scratch = new_scratch()
+    scratch = new_scratch(table)
     for i in range(lo, hi):
         if i < n_regular:
             weight = decode_hand(i, *reg, counts)
@@ -186,10 +186,22 @@ def _exact_chunk(lo, hi, n_regular, n_pairs, reg, prs, special, spec, n_fans, fc
 
 
 @pjit
-def _exact_chunks(los, his, n_regular, n_pairs, reg, prs, special, spec, n_fans, fc, extra):
+def _exact_chunks(los, his, n_regular, n_pairs, reg, prs, special, spec, table, n_fans, fc, extra):
     for c in numba.prange(los.shape[0]):
         _exact_chunk(
-            los[c], his[c], n_regular, n_pairs, reg, prs, special, spec, n_fans, fc, extra, c
+            los[c],
+            his[c],
+            n_regular,
+            n_pairs,
+            reg,
+            prs,
+            special,
+            spec,
+            table,
+            n_fans,
+            fc,
+            extra,
+            c,
         )
 
 
@@ -328,6 +340,7 @@ class ExactStudy(Study):
                 pairs.arrays(),
                 self._special,
                 np.array(spec[:4], np.int64),
+                suit_table(),
                 spec.n_fans,
                 fc,
                 extra,

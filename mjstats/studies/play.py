@@ -270,6 +270,7 @@ class PlayStudy(_PicklableRuleset, Study):
     def run_chunks(self, first: int, count: int) -> Aggregate:
         from mjstats.kernels import play as K
         from mjstats.kernels.accumulate import chunk_counters, sum_counters
+        from mjstats.kernels.decompose import suit_table
         from mjstats.kernels.rng import chunk_states
         from mjstats.kernels.scoring import kernel_spec
         from mjstats.kernels.tables import get_tables
@@ -289,6 +290,7 @@ class PlayStudy(_PicklableRuleset, Study):
                 self.last_tile,
                 self.ctx,
                 get_tables(),
+                suit_table(),
                 n_fans,
                 fc,
                 win_draw,

@@ -28,7 +28,7 @@ import numpy as np
 
 from mjstats.kernels._jit import jit, pjit
 from mjstats.kernels.accumulate import accumulate_chunk, chunk_counters, sum_counters
-from mjstats.kernels.decompose import is_regular_complete
+from mjstats.kernels.decompose import is_regular_complete, suit_table
 from mjstats.kernels.patterns import sample_hand
 from mjstats.kernels.rng import chunk_states, randbelow
 from mjstats.kernels.scoring import kernel_spec, new_scratch, score_one
@@ -75,11 +75,11 @@ def _parts(ruleset: Ruleset) -> tuple[Any, ...]:
 
 
 @jit
-def _sample_chunk(state, n, comp, reg, prs, special, special_cum, spec, n_fans, fc, c):
+def _sample_chunk(state, n, comp, reg, prs, special, special_cum, spec, table, n_fans, fc, c):
     counts = np.zeros(34, np.uint8)
     melds = np.zeros((4, 2), np.uint8)
     fan_out = np.zeros(n_fans, np.uint8)
-    scratch = new_scratch()
+    scratch = new_scratch(table)
     for _ in range(n):
         u = randbelow(state, comp[2])
         if u < comp[0]:
@@ -124,10 +124,10 @@ def _sample_chunk(state, n, comp, reg, prs, special, special_cum, spec, n_fans, 
 
 
 @pjit
-def _sample_chunks(states, sizes, comp, reg, prs, special, special_cum, spec, n_fans, fc):
+def _sample_chunks(states, sizes, comp, reg, prs, special, special_cum, spec, table, n_fans, fc):
     for c in numba.prange(states.shape[0]):
         _sample_chunk(
-            states[c], sizes[c], comp, reg, prs, special, special_cum, spec, n_fans, fc, c
+            states[c], sizes[c], comp, reg, prs, special, special_cum, spec, table, n_fans, fc, c
         )
 
 
@@ -189,6 +189,7 @@ class SampleStudy(Study):
                 special,
                 special_cum,
                 np.array(spec[:4], np.int64),
+                suit_table(),
                 spec.n_fans,
                 fc,
             )
