@@ -8,7 +8,7 @@ import math
 import numba
 import numpy as np
 import pytest
-from conftest import scaled
+from conftest import SEED, scaled
 
 from mjstats.cli import main
 from mjstats.kernels.rng import chunk_states
@@ -17,7 +17,13 @@ from mjstats.shanten import shanten
 from mjstats.studies import make_study, run_study
 from mjstats.studies.dealt import CHUNK as DEALT_CHUNK
 from mjstats.studies.dealt import DealtStudy, shanten_table
-from mjstats.studies.exact import ExactStudy, complete_weights, exact_summary, special_hands
+from mjstats.studies.exact import (
+    ExactStudy,
+    complete_weights,
+    exact_summary,
+    load_exact,
+    special_hands,
+)
 from mjstats.studies.patterns import regular_hand_count, seven_pairs_space
 from mjstats.studies.sample import SampleStudy
 
@@ -246,19 +252,44 @@ def test_sampler_draws_complete_hands():
     assert agg["hands"][0] == agg["complete"][0] == 20_000
 
 
-@pytest.mark.slow
-def test_sample_agrees_with_exact_within_five_sigma():
-    ex = run_study(ExactStudy(), progress=False)
-    summary = exact_summary(ex)
-    assert summary["distinct_complete_hands"] == ex["distinct"][0]
-    assert ex["deal_weight"][0] == complete_weights(MCR)["all"]
-    n = 2_000_000
-    sm = run_study(SampleStudy(n, seed=11), progress=False)
+def _assert_sample_agrees(ex, n, seed):
+    """Every fan's frequency in ``n`` sampled hands within 5 sigma of the exact value."""
+    sm = run_study(SampleStudy(n, seed=seed), progress=False)
     p = np.diag(ex["cooccurrence"]) / ex["complete"][0]
     f = np.diag(sm["cooccurrence"]) / n
     sigma = np.sqrt(np.maximum(p * (1 - p), 1 / n) / n)
     bad = np.flatnonzero(np.abs(f - p) > 5 * sigma)
     assert not len(bad), [(MCR.fans[i].en, p[i], f[i]) for i in bad]
+    # and the totals: mean within 5 standard errors
+    t = np.arange(ex["total_hist"].shape[-1])
+    pe = ex["total_hist"].sum(axis=0) / ex["complete"][0]
+    mean, sd = (t * pe).sum(), np.sqrt(((t - (t * pe).sum()) ** 2 * pe).sum())
+    ms = (t * sm["total_hist"].sum(axis=0)).sum() / n
+    assert abs(ms - mean) < 5 * sd / np.sqrt(n)
+
+
+def test_shipped_exact_study_has_the_public_checks():
+    summary = exact_summary(load_exact("mcr"))
+    assert round(1 / summary["p_complete_riichi_forms"]) == 330_530
+    w = complete_weights(MCR)
+    assert load_exact("mcr")["deal_weight"][0] == w["all"]
+    assert summary["distinct_complete_hands"] > 11_498_658
+
+
+def test_sample_agrees_with_the_shipped_exact_study_within_five_sigma():
+    _assert_sample_agrees(load_exact("mcr"), scaled(300_000), SEED)
+
+
+@pytest.mark.slow
+def test_exact_reproduces_the_shipped_study_and_sample_agrees_at_2m():
+    ex = run_study(ExactStudy(), progress=False)
+    summary = exact_summary(ex)
+    assert summary["distinct_complete_hands"] == ex["distinct"][0]
+    assert ex["deal_weight"][0] == complete_weights(MCR)["all"]
+    shipped = load_exact("mcr")
+    for name in ex.counters:  # the data file is current: regenerate it if this fails
+        np.testing.assert_array_equal(ex[name], shipped[name], err_msg=name)
+    _assert_sample_agrees(ex, 2_000_000, 11)
 
 
 # ------------------------------------------------------------------ determinism

@@ -41,7 +41,14 @@ from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.patterns import BlockSpace, regular_space, seven_pairs_space
 from mjstats.studies.runner import Study
 
-__all__ = ["ExactStudy", "complete_weights", "exact", "exact_summary", "special_hands"]
+__all__ = [
+    "ExactStudy",
+    "complete_weights",
+    "exact",
+    "exact_summary",
+    "load_exact",
+    "special_hands",
+]
 
 CHUNK = 1 << 15
 _C4 = np.array([1, 4, 6, 4, 1], dtype=np.int64)
@@ -362,6 +369,29 @@ def exact(ruleset: str | Ruleset = "mcr", **run_options: Any) -> Aggregate:
     from mjstats.studies.runner import run_study
 
     return run_study(ExactStudy(ruleset), **run_options)
+
+
+def load_exact(ruleset: str = "mcr") -> Aggregate:
+    """The exact study of ``ruleset`` (default options) as shipped with mjstats.
+
+    Running :func:`exact` takes minutes; this reads the stored result
+    (``mjstats/data/exact-<ruleset>.json``, see the README there for how it is
+    made and checked). Raises ``FileNotFoundError`` for a ruleset without one.
+
+    Examples
+    --------
+    >>> from mjstats.studies.exact import exact_summary, load_exact
+    >>> exact_summary(load_exact("mcr"))["distinct_complete_hands"]
+    27919573
+    """
+    from importlib import resources
+
+    name = get_ruleset(ruleset).name
+    path = resources.files("mjstats") / "data" / f"exact-{name}.json"
+    if not path.is_file():
+        raise FileNotFoundError(2, f"no stored exact study for ruleset {name!r}", str(path))
+    with resources.as_file(path) as file:
+        return Aggregate.load(file)
 
 
 def exact_summary(agg: Aggregate) -> dict[str, Any]:
