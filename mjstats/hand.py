@@ -51,6 +51,10 @@ English ones are case-insensitive and ``_`` may replace ``-``.
   the mask ``2**n - 1``); or names ``flowers=spring,plum`` / ``flowers=春梅``;
   or a mask literal ``flowers=0x11``. Mask bits 0-7: 春夏秋冬梅兰竹菊.
 - ``situation=5``: ruleset-specific situation bits, 0-255 (``0x`` allowed).
+  The two-player ruleset's bits also have names, which add up:
+  ``heavenly-win`` (``天胡``) 1, ``earthly-win`` (``地胡``) 2, ``human-win``
+  (``人胡``) 4, ``riichi`` (``报听``, ``立直``) 8, ``heavenly-ready``
+  (``天听``) 16; e.g. ``天听 立直`` is ``situation=24``.
 
 Defaults: won on a discard, no special win, seat and round wind East, no
 flowers, situation 0. Keywords that contradict each other (``tsumo 抢杠和``)
@@ -344,6 +348,17 @@ for _words, _sets in (
     for _w in _words:
         _FLAG_KEYWORDS[_w] = _sets
 
+_SITUATION_KEYWORDS: dict[str, int] = {}
+for _words, _bit in (
+    (("heavenly-win", "天胡"), 1),
+    (("earthly-win", "地胡"), 2),
+    (("human-win", "人胡"), 4),
+    (("riichi", "报听", "立直"), 8),
+    (("heavenly-ready", "天听"), 16),
+):
+    for _w in _words:
+        _SITUATION_KEYWORDS[_w] = _bit
+
 _VALUE_KEYWORDS = {
     "seat": "seat_wind",
     "seat-wind": "seat_wind",
@@ -359,7 +374,9 @@ _VALUE_KEYWORDS = {
     "花牌": "flowers",
     "situation": "situation",
 }
-_ALL_KEYWORDS = sorted(_FLAG_KEYWORDS) + [f"{k}=" for k in _VALUE_KEYWORDS]
+_ALL_KEYWORDS = (
+    sorted(_FLAG_KEYWORDS) + sorted(_SITUATION_KEYWORDS) + [f"{k}=" for k in _VALUE_KEYWORDS]
+)
 
 
 def _wind(value: Any, name: str) -> int:
@@ -908,6 +925,7 @@ def _parse_tile_section(text: str, stop: int):
 def _parse_keywords(text: str, tokens: list[re.Match]) -> dict[str, Any]:
     ctx: dict[str, Any] = {}
     said: dict[str, str] = {}
+    named_bits = 0  # situation bits given by name (they add up)
 
     def put(name: str, value: Any, tok: str) -> None:
         if name in ctx and ctx[name] != value:
@@ -925,6 +943,9 @@ def _parse_keywords(text: str, tokens: list[re.Match]) -> dict[str, Any]:
         key, eq, value = tok.partition("=")
         norm = key.lower().replace("_", "-")
         if not eq:
+            if norm in _SITUATION_KEYWORDS:
+                named_bits |= _SITUATION_KEYWORDS[norm]
+                continue
             sets = _FLAG_KEYWORDS.get(norm)
             if sets is None:
                 _unknown_keyword(tok, pos)
@@ -955,6 +976,8 @@ def _parse_keywords(text: str, tokens: list[re.Match]) -> dict[str, Any]:
                 )
             v = value
         put(name, _coerce_context(name, v), tok)
+    if named_bits:
+        ctx["situation"] = ctx.get("situation", 0) | named_bits
     return ctx
 
 

@@ -62,7 +62,6 @@ __all__ = ["FORM_NAMES", "BatchScore", "Fan", "Score", "score", "score_batch"]
 FORM_NAMES = MCR_FORMS
 
 _NO_TILE = 255
-_POPCOUNT8 = np.array([bin(i).count("1") for i in range(256)], dtype=np.int32)
 
 
 @dataclass(frozen=True)
@@ -141,8 +140,9 @@ class Score:
 
     @property
     def flowers(self) -> int:
-        """Points from flowers (花牌)."""
-        return sum(f.total for f in self.fans if f.key == "flower_tiles")
+        """Points from flower fans (MCR: 花牌; two-player also 季花, 春夏秋冬, ...)."""
+        keys = set(get_ruleset(self.ruleset).flower_fans)
+        return sum(f.total for f in self.fans if f.key in keys)
 
     @property
     def total_without_flowers(self) -> int:
@@ -387,17 +387,6 @@ def _check_two_player(arrays: dict, *, batch: bool) -> None:
         fail_rows(bad, problem, error=InvalidContextError, batch=batch)
 
 
-def _options_mask(rs: Ruleset) -> int:
-    from mjstats.kernels.mcr import OPT_KNITTED_WAIT, OPT_MINGAN_GANG
-
-    opts = 0
-    if rs.options.get("mingan_gang", True):
-        opts |= OPT_MINGAN_GANG
-    if rs.options.get("knitted_straight_wait_fans", True):
-        opts |= OPT_KNITTED_WAIT
-    return opts
-
-
 def _check_context(concealed, melds, win, self_drawn, last_of_kind, kong_win, *, batch):
     """Reject win contexts the hand contradicts (InvalidContextError, first bad row)."""
     from mjstats.kernels.mcr import context_problems
@@ -460,84 +449,63 @@ def _readonly(arr, dtype):
     return out
 
 
-def _run_two_player(arrays: dict, rs: Ruleset, want_sets: bool):
-    from mjstats.kernels.decompose import suit_table
-    from mjstats.kernels.two_player import N_FANS, score_rows
-
-    n = len(arrays["win_tile"])
-    total = np.empty(n, dtype=np.int16)
-    fans = np.empty((n, N_FANS), dtype=np.uint8)  # the kernel writes every entry
-    form = np.empty(n, dtype=np.uint8)
-    sets = np.zeros((n if want_sets else 0, 8, 4), dtype=np.uint8)
-    if n:
-        score_rows(
-            _readonly(arrays["concealed"], np.uint8),
-            _readonly(arrays["melds"], np.uint8),
-            _readonly(arrays["win_tile"], np.uint8),
-            _readonly(arrays["self_drawn"], np.bool_),
-            _readonly(arrays["kong_win"], np.bool_),
-            _readonly(arrays["last_of_wall"], np.bool_),
-            _readonly(arrays["seat_wind"], np.uint8),
-            _readonly(arrays["round_wind"], np.uint8),
-            _readonly(arrays["flowers"], np.uint8),
-            _readonly(arrays["situation"], np.uint8),
-            total,
-            fans,
-            form,
-            sets,
-            suit_table(),
-        )
-    base = total.astype(np.int32)
-    if not rs.options.get("flowers_count_toward_minimum", True):
-        flower_cols = [rs.fan_id(k) for k in _TWO_PLAYER_FLOWER_FANS]
-        base -= (fans[:, flower_cols].astype(np.int32) * rs.points[flower_cols]).sum(axis=1)
-    legal = (total >= 0) & (base >= rs.minimum)
-    return total, fans, form, legal, sets
-
-
-_TWO_PLAYER_FLOWER_FANS = (
-    "eight_immortals",
-    "flower_tiles",
-    "seat_flowers",
-    "four_gentlemen",
-    "four_seasons",
-)
+# Per ruleset: the module of its batch kernel (``score_rows``), the batch
+# fields that kernel takes after (concealed, melds, win_tile), and whether the
+# kernel's options mask (``kernel_spec(rs).opts``) follows them.
+_BATCH_KERNELS = {
+    "mcr": (
+        "mjstats.kernels.mcr",
+        (
+            "self_drawn",
+            "last_of_kind",
+            "kong_win",
+            "last_of_wall",
+            "seat_wind",
+            "round_wind",
+            "flowers",
+        ),
+        True,
+    ),
+    "two-player": (
+        "mjstats.kernels.two_player",
+        (
+            "self_drawn",
+            "kong_win",
+            "last_of_wall",
+            "seat_wind",
+            "round_wind",
+            "flowers",
+            "situation",
+        ),
+        False,
+    ),
+}
+_FLAGS = ("self_drawn", "last_of_kind", "kong_win", "last_of_wall")
 
 
 def _run(arrays: dict, rs: Ruleset, want_sets: bool):
-    if rs.name == "two-player":
-        return _run_two_player(arrays, rs, want_sets)
-    from mjstats.kernels.decompose import suit_table
-    from mjstats.kernels.mcr import N_FANS, score_rows
+    import importlib
 
+    from mjstats.kernels.decompose import suit_table
+    from mjstats.kernels.scoring import kernel_spec
+
+    module, fields, takes_opts = _BATCH_KERNELS[rs.name]
+    kernel = importlib.import_module(module)
     n = len(arrays["win_tile"])
     total = np.empty(n, dtype=np.int16)
-    fans = np.empty((n, N_FANS), dtype=np.uint8)  # the kernel writes every entry
+    fans = np.empty((n, rs.n_fans), dtype=np.uint8)  # the kernel writes every entry
     form = np.empty(n, dtype=np.uint8)
     sets = np.zeros((n if want_sets else 0, 8, 4), dtype=np.uint8)
     if n:
-        score_rows(
-            _readonly(arrays["concealed"], np.uint8),
-            _readonly(arrays["melds"], np.uint8),
-            _readonly(arrays["win_tile"], np.uint8),
-            _readonly(arrays["self_drawn"], np.bool_),
-            _readonly(arrays["last_of_kind"], np.bool_),
-            _readonly(arrays["kong_win"], np.bool_),
-            _readonly(arrays["last_of_wall"], np.bool_),
-            _readonly(arrays["seat_wind"], np.uint8),
-            _readonly(arrays["round_wind"], np.uint8),
-            _readonly(arrays["flowers"], np.uint8),
-            _options_mask(rs),
-            total,
-            fans,
-            form,
-            sets,
-            suit_table(),
-        )
+        inputs = [_readonly(arrays[k], np.uint8) for k in ("concealed", "melds", "win_tile")]
+        inputs += [_readonly(arrays[k], np.bool_ if k in _FLAGS else np.uint8) for k in fields]
+        if takes_opts:
+            inputs.append(kernel_spec(rs).opts)
+        kernel.score_rows(*inputs, total, fans, form, sets, suit_table())
     base = total.astype(np.int32)
-    if not rs.options.get("flowers_count_toward_minimum", False):
-        # flower points = popcount of the mask (cheaper than a column of fans)
-        base -= _POPCOUNT8[np.asarray(arrays["flowers"], dtype=np.uint8)]
+    if rs.flower_fans and not rs.options.get("flowers_count_toward_minimum", False):
+        cols = [rs.fan_id(k) for k in rs.flower_fans]
+        base -= fans[:, cols].astype(np.int32) @ rs.points[cols].astype(np.int32)
     legal = (total >= 0) & (base >= rs.minimum)
     return total, fans, form, legal, sets
 

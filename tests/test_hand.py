@@ -489,3 +489,21 @@ def test_garbage_fields_raise_only_invalid_hand_error(field, value):
 
 def test_public_names():
     assert mjstats.Hand is Hand and mjstats.Meld is Meld and mjstats.parse_hand is parse_hand
+
+
+@pytest.mark.parametrize(
+    ("words", "bits"),
+    [
+        ("天胡", 1),
+        ("earthly-win", 2),
+        ("人胡", 4),
+        ("riichi", 8),
+        ("报听", 8),
+        ("立直 天听", 24),
+        ("situation=1 human-win", 5),
+    ],
+)
+def test_named_situation_bits_add_up(words, bits):
+    h = parse_hand(f"123m456m789m111z2z+2z {words}")
+    assert h.situation == bits
+    assert parse_hand(str(h)).situation == bits  # canonical text keeps the number

@@ -36,6 +36,7 @@ import numpy as np
 from numba import prange
 
 from mjstats.kernels._jit import hjit, ijit, jit, pjit
+from mjstats.kernels.bits import popcount
 from mjstats.kernels.decompose import (
     KNITTED,
     MAX_DECOMPOSITIONS,
@@ -578,15 +579,6 @@ def _has_knitted(pm):
         if (pm & km) == km:
             return True
     return False
-
-
-@hjit
-def _popcount(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
 
 
 @hjit
@@ -1757,16 +1749,6 @@ def context_problems(concealed, melds, win_tile, self_drawn, last_of_kind, kong_
     return n_bad
 
 
-@hjit
-def _popcount8(x):
-    n = 0
-    v = int(x)
-    while v:
-        n += v & 1
-        v >>= 1
-    return n
-
-
 @jit
 def _score_block(
     lo,
@@ -1800,7 +1782,7 @@ def _score_block(
             out_total[i] = -1
             out_form[i] = FORM_NONE
         else:
-            nfl = _popcount8(flowers[i])
+            nfl = popcount(flowers[i])
             out_fans[i, FLOWER_TILES] = nfl
             out_total[i] = total + nfl
             out_form[i] = form

@@ -15,26 +15,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from mjstats.kernels._jit import jit
+from mjstats.kernels._jit import ijit, jit
 
-__all__ = ["chunk_states", "next_u64", "randbelow", "shuffle_prefix", "uniform"]
+__all__ = ["chunk_states", "next_u64", "randbelow", "shuffle_prefix", "step", "uniform"]
 
 _MUL5 = np.uint64(5)
 _MUL9 = np.uint64(9)
 
 
-@jit
+@ijit
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@jit
-def next_u64(state):
-    """Advance ``state`` (uint64[4], modified in place) and return 64 random bits."""
-    s0 = state[0]
-    s1 = state[1]
-    s2 = state[2]
-    s3 = state[3]
+@ijit
+def step(s0, s1, s2, s3):
+    """One xoshiro256** step on a state held in four scalars: ``(output, s0, s1, s2, s3)``.
+
+    Hot loops keep the state in registers with this; :func:`next_u64` is the
+    same step on a state array.
+    """
     result = _rotl(s1 * _MUL5, 7) * _MUL9
     t = s1 << np.uint64(17)
     s2 ^= s0
@@ -43,6 +43,13 @@ def next_u64(state):
     s0 ^= s3
     s2 ^= t
     s3 = _rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
+@jit
+def next_u64(state):
+    """Advance ``state`` (uint64[4], modified in place) and return 64 random bits."""
+    result, s0, s1, s2, s3 = step(state[0], state[1], state[2], state[3])
     state[0] = s0
     state[1] = s1
     state[2] = s2

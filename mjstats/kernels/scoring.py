@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from mjstats.kernels import mcr, two_player
 from mjstats.kernels._jit import hjit, jit
+from mjstats.kernels.bits import popcount
 
 __all__ = ["RULESET_IDS", "KernelSpec", "kernel_spec", "new_scratch", "score_one"]
 
@@ -69,16 +70,6 @@ def new_scratch(table):
     ``table`` is :func:`mjstats.kernels.decompose.suit_table` (get it in Python
     and pass it down: kernels cannot load it themselves)."""
     return (mcr.new_work(table), two_player.new_work(table))
-
-
-@hjit
-def _popcount8(x):
-    n = 0
-    v = int(x)
-    while v:
-        n += v & 1
-        v >>= 1
-    return n
 
 
 @hjit
@@ -149,7 +140,7 @@ def score_one(
     )
     if base < 0:
         return -1, 0, 0, False
-    nfl = _popcount8(flowers)
+    nfl = popcount(flowers)
     fan_out[mcr.FLOWER_TILES] = nfl
     total = base + nfl
     legal = (total if flowers_count else base) >= minimum

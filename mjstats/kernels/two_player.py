@@ -32,6 +32,7 @@ import numpy as np
 from numba import prange
 
 from mjstats.kernels._jit import jit, pjit
+from mjstats.kernels.bits import popcount
 from mjstats.kernels.decompose import (
     MAX_DECOMPOSITIONS,
     enumerate_regular,
@@ -540,19 +541,9 @@ def _score_reading(sets, pair, win_tile, sd, seat_w, round_w, unique, base, fan,
 
 # ---------------------------------------------------------------- whole-hand fans
 @jit
-def _popcount8(x):
-    n = 0
-    v = int(x)
-    while v:
-        n += v & 1
-        v >>= 1
-    return n
-
-
-@jit
 def _flower_fans(base, flowers, seat_w):
     m = int(flowers)
-    base[FLOWER_TILES] = _popcount8(m)
+    base[FLOWER_TILES] = popcount(m)
     if m == 0xFF:
         base[EIGHT_IMMORTALS] = 1
     if m & 0x0F == 0x0F:

@@ -69,6 +69,9 @@ class Ruleset:
         Points every opponent pays on top of the fan total (8 in MCR).
     opponents : int
         Number of opponents (3 in MCR, 1 in two-player).
+    flower_fans : tuple of str
+        Keys of the fans that are flower points: they count toward ``minimum``
+        only under the option ``flowers_count_toward_minimum``.
     options : Mapping
         Named switches (read-only); see the ruleset module for their meaning.
     """
@@ -82,6 +85,7 @@ class Ruleset:
     forms: tuple[str, ...] = ()
     base_payment: int = 8
     opponents: int = 3
+    flower_fans: tuple[str, ...] = ()
     options: Mapping[str, object] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -90,6 +94,8 @@ class Ruleset:
         if len(set(keys)) != len(keys):
             raise ValueError(f"ruleset {self.name!r}: duplicate fan keys")
         known = set(keys)
+        if set(self.flower_fans) - known:
+            raise ValueError(f"ruleset {self.name!r}: unknown flower fans")
         for f in self.fans:
             unknown = set(f.excludes) - known
             if unknown:

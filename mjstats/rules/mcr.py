@@ -392,6 +392,7 @@ RULESET = Ruleset(
         "knitted_straight",
     ),
     forms=FORMS,
+    flower_fans=("flower_tiles",),
     options={
         "mingan_gang": True,
         "flowers_count_toward_minimum": False,

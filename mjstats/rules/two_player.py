@@ -238,5 +238,12 @@ RULESET = Ruleset(
     forms=FORMS,
     base_payment=0,
     opponents=1,
+    flower_fans=(
+        "flower_tiles",
+        "seat_flowers",
+        "four_seasons",
+        "four_gentlemen",
+        "eight_immortals",
+    ),
     options={"flowers_count_toward_minimum": True},
 )

@@ -45,7 +45,7 @@ import numpy as np
 from mjstats.kernels._jit import ijit, jit, pjit
 from mjstats.kernels.accumulate import accumulate_chunk, chunk_counters, sum_counters
 from mjstats.kernels.decompose import suit_table
-from mjstats.kernels.rng import chunk_states
+from mjstats.kernels.rng import chunk_states, step
 from mjstats.kernels.scoring import kernel_spec, new_scratch, score_one
 from mjstats.kernels.shanten import FORM_BITS, IMPOSSIBLE, discard_one, shanten_one, useful_one
 from mjstats.kernels.tables import get_tables
@@ -61,29 +61,6 @@ _MASK32 = np.uint64(0xFFFFFFFF)
 
 
 # ------------------------------------------------------------------ kernels
-@ijit
-def _rotl(x, k):
-    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
-
-
-@ijit
-def _step(s0, s1, s2, s3):
-    """One xoshiro256** step on a state held in four scalars: ``(output, s0, s1, s2, s3)``.
-
-    The same generator as :func:`mjstats.kernels.rng.next_u64`, but the state
-    stays in registers inside the deal loop instead of an array in memory.
-    """
-    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
-    t = s1 << np.uint64(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = _rotl(s3, 45)
-    return result, s0, s1, s2, s3
-
-
 @ijit
 def _deal(s0, s1, s2, s3, wall, k, counts):
     """Partial Fisher-Yates: ``wall[:k]`` becomes a uniform draw; adds the tiles to ``counts``.
@@ -102,7 +79,7 @@ def _deal(s0, s1, s2, s3, wall, k, counts):
     r = np.uint64(0)
     for i in range(last):
         if i % 2 == 0:
-            r, s0, s1, s2, s3 = _step(s0, s1, s2, s3)
+            r, s0, s1, s2, s3 = step(s0, s1, s2, s3)
             x = r >> np.uint64(32)
         else:
             x = r & _MASK32
@@ -112,7 +89,7 @@ def _deal(s0, s1, s2, s3, wall, k, counts):
         if low < un:
             threshold = (np.uint64(0x100000000) - un) % un
             while low < threshold:
-                r2, s0, s1, s2, s3 = _step(s0, s1, s2, s3)
+                r2, s0, s1, s2, s3 = step(s0, s1, s2, s3)
                 m = (r2 >> np.uint64(32)) * un
                 low = m & _MASK32
         j = i + np.int64(m >> np.uint64(32))
@@ -136,7 +113,7 @@ def deal_prefix(state, wall, k, counts):
     Examples
     --------
     >>> import numpy as np
-    >>> from mjstats.kernels.rng import chunk_states
+    >>> from mjstats.kernels.rng import chunk_states, step
     >>> wall = np.repeat(np.arange(34, dtype=np.uint8), 4)
     >>> counts = np.zeros(34, np.uint8)
     >>> deal_prefix(chunk_states(1, 0, 1)[0], wall, 14, counts)
