@@ -504,12 +504,13 @@ def _study_task(ctx: Context, kind: str, n: int, what: str, unit: str, **params)
 
 
 def task_dealt(ctx: Context) -> list[dict]:
-    """``dealt`` study throughput (shanten per form, useful tiles, fans of 14-tile deals)."""
+    """``dealt`` study throughput in its default mode (all-forms shanten of 14-tile
+    deals, complete ones scored; per-form shanten and useful tiles are options)."""
     return _study_task(
         ctx,
         "dealt",
         ctx.sizes.dealt_hands,
-        "14-tile deals: shanten, useful, fans",
+        "14-tile deals: all-forms shanten, wins scored",
         "deals",
     )
 
