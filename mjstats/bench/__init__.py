@@ -74,6 +74,7 @@ __all__ = [
 TASKS: tuple[str, ...] = (
     "shanten",
     "shanten_regular",
+    "shanten_kernel",
     "shanten_riichi_forms",
     "useful_tiles",
     "score",

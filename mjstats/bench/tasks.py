@@ -6,6 +6,8 @@ mjstats is always called through its public API (``mjstats.shanten``,
 ``mjstats.useful_tiles``, ``mjstats.score_batch``, ``run_study``) on arrays built
 beforehand, so input validation is part of the time and array construction is
 not; peers are called once per hand with their arguments built beforehand.
+The one exception, ``shanten_kernel``, times the batch kernel alone on
+validated arrays, to show what the input checks of the public call cost.
 """
 
 from __future__ import annotations
@@ -215,8 +217,9 @@ def _load_peers(names: tuple[str, ...]) -> tuple[dict[str, Any], list[tuple[str,
 # --------------------------------------------------------------------------- shanten
 
 
-def task_shanten(ctx: Context) -> list[dict]:
-    """All MCR forms vs PyMahjongGB ``MahjongShanten``; goal >= 100x."""
+def _shanten_vs_gb(ctx: Context, task: str, what: str, ours) -> list[dict]:
+    """``ours(hands)`` (a no-argument callable timing all-forms shanten of ``hands``)
+    against PyMahjongGB ``MahjongShanten``; goal >= 100x."""
     import mjstats
 
     hands = ctx.hands13(ctx.sizes.hands)
@@ -236,10 +239,10 @@ def task_shanten(ctx: Context) -> list[dict]:
             )
         )
     return _peer_rows(
-        "shanten",
-        "all 5 MCR forms, 13-tile deals",
+        task,
+        what,
         "hands",
-        lambda: mjstats.shanten(hands),
+        ours(hands),
         len(hands),
         calls,
         absent,
@@ -248,6 +251,57 @@ def task_shanten(ctx: Context) -> list[dict]:
         "(documented in mjstats.shanten)",
         lambda r: _goal(">= 100x", r["ratio"] >= 100 if r["ratio"] else None),
     )
+
+
+def task_shanten(ctx: Context) -> list[dict]:
+    """All MCR forms through ``mjstats.shanten`` vs PyMahjongGB ``MahjongShanten``; goal >= 100x."""
+    import mjstats
+
+    return _shanten_vs_gb(
+        ctx, "shanten", "all 5 MCR forms, 13-tile deals", lambda h: lambda: mjstats.shanten(h)
+    )
+
+
+def _kernel_shanten(hands: np.ndarray, form) -> Callable[[], Any]:
+    """A call of the batch shanten kernel alone on validated arrays (no input checks)."""
+    from mjstats.kernels.shanten import shanten_batch
+    from mjstats.kernels.tables import get_tables
+    from mjstats.shanten import _form_mask
+
+    matrix = np.ascontiguousarray(hands, dtype=np.uint8)
+    melds = np.zeros(len(matrix), dtype=np.uint8)
+    out = np.empty(len(matrix), dtype=np.int8)
+    forms, tab = _form_mask(form, "mcr"), get_tables()
+    return lambda: shanten_batch(matrix, melds, forms, tab, out)
+
+
+def task_shanten_kernel(ctx: Context) -> list[dict]:
+    """The shanten kernel alone (what the studies call; ``mjstats.shanten`` adds its
+    input checks): all forms vs ``MahjongShanten`` (goal >= 100x) and the regular
+    form's time per hand (goal <= 50 ns, where native table-based solvers are)."""
+    rows = _shanten_vs_gb(
+        ctx,
+        "shanten_kernel",
+        "all 5 MCR forms, kernel on validated arrays",
+        lambda h: _kernel_shanten(h, None),
+    )
+    hands = ctx.hands13(ctx.sizes.hands)
+    with num_threads(1):
+        [t] = time_calls(
+            [_kernel_shanten(hands, "regular")],
+            repeat=ctx.sizes.repeat,
+            min_time=ctx.sizes.min_time,
+        )
+    row = make_row(
+        "shanten_kernel",
+        "regular form, kernel on validated arrays",
+        per_s=len(hands) / t,
+        unit="hands",
+        n=len(hands),
+        note="CPU time per hand per thread of the batch kernel",
+    )
+    row.update(_goal("<= 50 ns/hand", row["ns_per_item"] <= 50))
+    return [*rows, row]
 
 
 def task_shanten_regular(ctx: Context) -> list[dict]:
@@ -687,6 +741,7 @@ def task_records(ctx: Context) -> list[dict]:
 TASK_FUNCS: dict[str, Callable[[Context], list[dict]]] = {
     "shanten": task_shanten,
     "shanten_regular": task_shanten_regular,
+    "shanten_kernel": task_shanten_kernel,
     "shanten_riichi_forms": task_shanten_riichi_forms,
     "useful_tiles": task_useful_tiles,
     "score": task_score,
