@@ -51,6 +51,7 @@ from typing import Any
 import numpy as np
 
 from mjstats.errors import InvalidContextError, InvalidHandError, UnknownRulesetError
+from mjstats.hand import CONTEXT_FIELDS
 from mjstats.rules import get_ruleset
 from mjstats.rules.base import Ruleset
 from mjstats.rules.mcr import FORMS as MCR_FORMS
@@ -453,19 +454,7 @@ def _readonly(arr, dtype):
 # fields that kernel takes after (concealed, melds, win_tile), and whether the
 # kernel's options mask (``kernel_spec(rs).opts``) follows them.
 _BATCH_KERNELS = {
-    "mcr": (
-        "mjstats.kernels.mcr",
-        (
-            "self_drawn",
-            "last_of_kind",
-            "kong_win",
-            "last_of_wall",
-            "seat_wind",
-            "round_wind",
-            "flowers",
-        ),
-        True,
-    ),
+    "mcr": ("mjstats.kernels.mcr", CONTEXT_FIELDS[:-1], True),  # all but situation
     "two-player": (
         "mjstats.kernels.two_player",
         (
