@@ -202,8 +202,9 @@ def peak_growth(fn: Callable[[], Any]) -> tuple[Any, int | None]:
     Examples
     --------
     >>> import numpy as np
-    >>> _, grew = peak_growth(lambda: np.ones(20_000_000, np.uint8).sum())
-    >>> grew is None or grew >= 15_000_000
+    >>> # 64 MB: above glibc's largest mmap threshold, so fresh pages, never reused ones
+    >>> _, grew = peak_growth(lambda: np.ones(64_000_000, np.uint8).sum())
+    >>> grew is None or grew >= 60_000_000
     True
     """
     try:

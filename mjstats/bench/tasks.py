@@ -605,6 +605,8 @@ def task_threads(ctx: Context) -> list[dict]:
     batch = ctx.wins("mixed", ctx.sizes.score_hands)
     cases = [
         ("shanten", lambda: mjstats.shanten(hands), len(hands)),
+        # the kernel alone: mjstats.shanten's input checks run on one thread
+        ("shanten kernel", _kernel_shanten(hands, None), len(hands)),
         ("score_batch", lambda: mjstats.score_batch(batch), len(batch)),
     ]
     rows = []
