@@ -27,7 +27,15 @@ from mjstats.tiles import CHOW_START_MASK, NO_TILE
 
 
 def pytest_collection_modifyitems(config, items):
-    """Skip ``slow`` tests unless asked for (``-m slow`` or ``MJSTATS_RUN_SLOW=1``)."""
+    """Run the notebooks last; skip ``slow`` tests unless asked for (``-m slow`` or
+    ``MJSTATS_RUN_SLOW=1``).
+
+    Each notebook runs in its own Jupyter kernel process, which compiles every
+    kernel it touches unless the numba disk cache already holds it: run after
+    the rest of the suite (which fills the cache), the notebooks load compiled
+    code instead of compiling it four more times on a fresh checkout.
+    """
+    items.sort(key=lambda item: item.path.name == "test_notebooks.py")  # stable
     expr = config.getoption("markexpr") or ""
     if ("slow" in expr and "not slow" not in expr) or os.environ.get("MJSTATS_RUN_SLOW") == "1":
         return
