@@ -62,7 +62,7 @@ def test_notebook_is_stored_without_outputs(path):
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
-def test_notebook_executes(path, tmp_path, monkeypatch, record_property):
+def test_notebook_executes(path, tmp_path, monkeypatch):
     nb = nbformat.read(path, as_version=4)
     missing = [
         name
@@ -85,7 +85,6 @@ def test_notebook_executes(path, tmp_path, monkeypatch, record_property):
     except nbclient.exceptions.CellExecutionError as exc:
         pytest.fail(f"{path.name} failed:\n{exc}", pytrace=False)
     elapsed = time.perf_counter() - start
-    record_property("seconds", round(elapsed, 1))
     # every code cell ran
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert all(c.get("execution_count") for c in code)
