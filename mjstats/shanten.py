@@ -128,8 +128,9 @@ def _meld_counts(melds, n: int, single: bool) -> np.ndarray:
     return np.ascontiguousarray(arr, dtype=np.uint8)
 
 
-def _prepare(counts, melds, sizes: tuple[int, ...]):
-    """Validate and coerce; ``sizes`` lists the allowed concealed + 3 x melds totals."""
+def _prepare(counts, melds, sizes: tuple[int, ...] | None):
+    """Validate and coerce; ``sizes`` lists the allowed concealed + 3 x melds totals
+    (``None``: the kernel checks them, see :func:`_check_sizes`)."""
     if isinstance(counts, str):
         from mjstats.tiles import parse_tiles
 
@@ -137,20 +138,26 @@ def _prepare(counts, melds, sizes: tuple[int, ...]):
     matrix, single = as_counts34(counts)
     n = matrix.shape[0]
     mcount = _meld_counts(melds, n, single)
-    if n:
-        total = matrix.sum(axis=1, dtype=np.int64) + 3 * mcount.astype(np.int64)
-        what = {(13, 14): "13 or 14", (13,): "13 (a waiting hand)", (14,): "14 (before a discard)"}
-        bad = total != sizes[0]
-        for size in sizes[1:]:
-            bad &= total != size
-        fail_rows(
-            bad,
-            f"concealed tiles + 3 x melds must be {what[sizes]}",
-            error=TileCountError,
-            detail=total,
-            batch=not single,
-        )
+    if n and sizes is not None:
+        _check_sizes(matrix, mcount, sizes, single)
     return matrix, mcount, single
+
+
+def _check_sizes(matrix, mcount, sizes: tuple[int, ...], single: bool) -> None:
+    """Raise :class:`TileCountError` naming the rows whose concealed + 3 x melds
+    is not one of ``sizes``."""
+    total = matrix.sum(axis=1, dtype=np.int64) + 3 * mcount.astype(np.int64)
+    what = {(13, 14): "13 or 14", (13,): "13 (a waiting hand)", (14,): "14 (before a discard)"}
+    bad = total != sizes[0]
+    for size in sizes[1:]:
+        bad &= total != size
+    fail_rows(
+        bad,
+        f"concealed tiles + 3 x melds must be {what[sizes]}",
+        error=TileCountError,
+        detail=total,
+        batch=not single,
+    )
 
 
 def _unseen(matrix: np.ndarray, visible, single: bool) -> np.ndarray:
@@ -244,13 +251,15 @@ def shanten(counts, melds=0, form=None, ruleset="mcr"):
     from mjstats.kernels.tables import get_tables
 
     forms = _form_mask(form, ruleset)
-    matrix, mcount, single = _prepare(counts, melds, (13, 14))
+    matrix, mcount, single = _prepare(counts, melds, None)  # the kernel counts the tiles
     n = matrix.shape[0]
     out = np.empty(n, dtype=np.int8)
     if n >= _SERIAL_BELOW:
         K.shanten_batch(matrix, mcount, forms, get_tables(), out)
     elif n:
         K.shanten_rows(matrix, mcount, forms, get_tables(), out, 0, n)
+    if n and (out == K.WRONG_SIZE).any():
+        _check_sizes(matrix, mcount, (13, 14), single)
     return out[0] if single else out
 
 
