@@ -1456,10 +1456,12 @@ def score_hand(
         6 = knitted body with its :data:`KNITTED` row as tile).
     """
     fan, divisions, table, sets, bsets, base, standing, all34, tmp, pairs, gbuf = scratch
+    # scalar types normalised (as in _score_block), so _score_hand is compiled once
     return _score_hand(
-        concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, last_of_wall,
-        seat_wind, round_wind, opts, fan, divisions, table, sets, bsets, base, standing,
-        all34, tmp, pairs, gbuf, fan_out,
+        concealed, melds, np.int64(win_tile), bool(self_drawn), bool(last_of_kind),
+        bool(kong_win), bool(last_of_wall), np.int64(seat_wind), np.int64(round_wind),
+        np.int64(opts), fan, divisions, table, sets, bsets, base, standing, all34, tmp, pairs,
+        gbuf, fan_out,
     )  # fmt: skip
 
 
@@ -1774,9 +1776,10 @@ def _score_block(
     want_sets = out_sets.shape[0] > 0
     for i in range(lo, hi):
         total, form = _score_hand(
-            concealed[i], melds[i], win_tile[i], self_drawn[i], last_of_kind[i], kong_win[i],
-            last_of_wall[i], seat_wind[i], round_wind[i], opts, fan, divisions, table, sets,
-            bsets, base, standing, all34, tmp, pairs, gbuf, out_fans[i],
+            concealed[i], melds[i], np.int64(win_tile[i]), bool(self_drawn[i]),
+            bool(last_of_kind[i]), bool(kong_win[i]), bool(last_of_wall[i]),
+            np.int64(seat_wind[i]), np.int64(round_wind[i]), np.int64(opts), fan, divisions,
+            table, sets, bsets, base, standing, all34, tmp, pairs, gbuf, out_fans[i],
         )  # fmt: skip
         if total < 0:
             out_total[i] = -1
@@ -1828,7 +1831,7 @@ def score_rows(
     n = concealed.shape[0]
     n_blocks = (n + _BLOCK - 1) // _BLOCK
     for b in prange(n_blocks):
-        lo = b * _BLOCK
+        lo = np.int64(b) * _BLOCK  # the index's type differs between numba's two passes
         hi = min(n, lo + _BLOCK)
         _score_block(
             lo,

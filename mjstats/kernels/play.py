@@ -268,7 +268,7 @@ def _play_chunk(
             accumulate_chunk(fc, c, fans, -1, 0, 0, True, False, 1)
 
 
-@jit
+@ijit  # a thin layer: inlined, so numba does not compile the whole game a third time
 def _play_chunks_impl(
     policy, states, sizes, wall0, draws, last_tile, ctx, tab, suits, n_fans, fc, win_draw, extra,
     final_hist, c,
@@ -294,7 +294,7 @@ def play_chunks(
     for c in prange(states.shape[0]):
         _play_chunks_impl(
             None, states, sizes, wall0, draws, last_tile, ctx, tab, suits, n_fans, fc, win_draw,
-            extra, final_hist, c,
+            extra, final_hist, np.int64(c),
         )  # fmt: skip
 
 
@@ -307,7 +307,7 @@ def play_chunks_custom(
     for c in prange(states.shape[0]):
         _play_chunks_impl(
             policy, states, sizes, wall0, draws, last_tile, ctx, tab, suits, n_fans, fc, win_draw,
-            extra, final_hist, c,
+            extra, final_hist, np.int64(c),
         )  # fmt: skip
 
 

@@ -67,7 +67,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mjstats.kernels._jit import ijit, jit
+from mjstats.kernels._jit import hjit, ijit, jit
 from mjstats.kernels.scoring import RULESET_IDS, new_scratch, score_one
 from mjstats.kernels.shanten import (
     HONORS_KNITTED,
@@ -200,7 +200,7 @@ def hand_need(counts, n_melds, forms, tab):
     return np.int64(shanten_one(counts, n_melds, forms, tab)) + 1
 
 
-@ijit
+@hjit
 def discard_needs(counts, n_melds, forms, tab, out):
     """Need after discarding each tile of a 3k+2 hand; returns the smallest.
 
@@ -272,7 +272,7 @@ def new_policy_work(n_fans, suits):
 
 
 # ------------------------------------------------------------------ efficiency
-@ijit
+@hjit
 def _most_useful(counts, n_melds, forms, tab, unseen, need, target):
     """Among held tiles ``t`` with ``need[t] == target``, the discard leaving the most
     unseen useful copies (ties: :data:`DISCARD_ORDER`). Returns ``(tile, copies)``."""
@@ -690,7 +690,7 @@ def _collect_targets(counts, melds, n_melds, unseen, ctx, tab, plain_need, targe
     return n, best
 
 
-@ijit
+@hjit
 def legal_outs(counts, melds, n_melds, waits, unseen, ctx, work):
     """Unseen copies of the waits of a ready hand that complete a legal self-drawn win.
 

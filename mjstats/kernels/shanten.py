@@ -46,13 +46,16 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from mjstats.kernels._jit import ijit, jit, pjit
+from mjstats.kernels._jit import hjit, ijit, jit, pjit
 from mjstats.kernels.bits import popcount
 from mjstats.kernels.tables import KEY_MULT
 
-# Helpers that take arrays are ``ijit`` (inlined at the numba IR level): a call
-# that passes arrays costs atomic reference-count updates per array (hundreds of
-# ns with the tables), which inlining removes.
+# Small helpers that take arrays are ``ijit`` (inlined at the numba IR level): a
+# call that passes arrays costs atomic reference-count updates per array
+# (hundreds of ns with the tables), which inlining removes. The per-hand entry
+# points (``*_one``) are ``hjit`` instead: compiled once without reference
+# counting, so the policies that call them in several places stay small
+# (inlined, they made the play kernels take minutes to compile).
 
 __all__ = [
     "ALL_FORMS",
@@ -540,7 +543,7 @@ def scan_hand(counts):
     return km, kp, ks, kz, eq1, eq2, eq3, eq4
 
 
-@ijit
+@hjit
 def shanten_one(counts, melds, forms, tab):
     """Shanten of one hand over the forms of the mask ``forms`` (see :data:`FORM_BITS`).
 
@@ -562,7 +565,7 @@ def shanten_one(counts, melds, forms, tab):
     return need - 1
 
 
-@ijit
+@hjit
 def useful_one(counts, melds, forms, tab):
     """``(shanten, useful_mask)`` of one 3k+1 hand; bit t of the mask = tile t is useful."""
     km, kp, ks, kz, eq1, eq2, eq3, eq4 = scan_hand(counts)
@@ -605,7 +608,7 @@ def _discards(km, kp, ks, kz, eq1, eq2, eq3, eq4, melds, forms, tab, out_sh, out
         out_u[t] = bits
 
 
-@ijit
+@hjit
 def discard_one(counts, melds, forms, tab, out_shanten, out_useful):
     """Discard table of one 3k+2 hand.
 
@@ -722,7 +725,8 @@ def regular_shanten_batch(counts, melds, tab, out):
     """:func:`regular_rows` of every row, chunks in parallel."""
     n = counts.shape[0]
     for c in prange((n + CHUNK - 1) // CHUNK):
-        regular_rows(counts, melds, tab, out, c * CHUNK, min(n, (c + 1) * CHUNK))
+        lo, hi = np.int64(c) * CHUNK, min(n, (np.int64(c) + 1) * CHUNK)
+        regular_rows(counts, melds, tab, out, lo, hi)
 
 
 @pjit
@@ -730,7 +734,8 @@ def shanten_batch(counts, melds, forms, tab, out):
     """:func:`shanten_rows` of every row, chunks in parallel."""
     n = counts.shape[0]
     for c in prange((n + CHUNK - 1) // CHUNK):
-        shanten_rows(counts, melds, forms, tab, out, c * CHUNK, min(n, (c + 1) * CHUNK))
+        lo, hi = np.int64(c) * CHUNK, min(n, (np.int64(c) + 1) * CHUNK)
+        shanten_rows(counts, melds, forms, tab, out, lo, hi)
 
 
 @pjit
@@ -738,7 +743,7 @@ def useful_batch(counts, melds, forms, tab, out_shanten, out_useful):
     """:func:`useful_rows` of every row, chunks in parallel."""
     n = counts.shape[0]
     for c in prange((n + CHUNK - 1) // CHUNK):
-        lo, hi = c * CHUNK, min(n, (c + 1) * CHUNK)
+        lo, hi = np.int64(c) * CHUNK, min(n, (np.int64(c) + 1) * CHUNK)
         useful_rows(counts, melds, forms, tab, out_shanten, out_useful, lo, hi)
 
 
@@ -747,5 +752,5 @@ def discard_batch(counts, melds, forms, tab, out_shanten, out_useful):
     """:func:`discard_rows` of every row, chunks in parallel."""
     n = counts.shape[0]
     for c in prange((n + CHUNK - 1) // CHUNK):
-        lo, hi = c * CHUNK, min(n, (c + 1) * CHUNK)
+        lo, hi = np.int64(c) * CHUNK, min(n, (np.int64(c) + 1) * CHUNK)
         discard_rows(counts, melds, forms, tab, out_shanten, out_useful, lo, hi)

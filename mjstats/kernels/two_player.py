@@ -947,7 +947,7 @@ def score_rows(
     n = concealed.shape[0]
     n_blocks = (n + _BLOCK - 1) // _BLOCK
     for b in prange(n_blocks):
-        lo = b * _BLOCK
+        lo = np.int64(b) * _BLOCK  # the index's type differs between numba's two passes
         hi = min(n, lo + _BLOCK)
         _score_block(
             lo,

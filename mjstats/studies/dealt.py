@@ -202,7 +202,7 @@ def _dealt_chunks(
         _dealt_chunk(
             states[c], sizes[c], n_tiles, wall_kinds, form_bits, all_forms, per_form,
             want_useful, tab, suits, spec, n_fans, shanten_hist[c], kinds_hist[c],
-            copies_hist[c], fc, c,
+            copies_hist[c], fc, np.int64(c),
         )  # fmt: skip
 
 

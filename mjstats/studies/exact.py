@@ -208,7 +208,7 @@ def _exact_chunks(los, his, n_regular, n_pairs, reg, prs, special, spec, table, 
             n_fans,
             fc,
             extra,
-            c,
+            np.int64(c),
         )
 
 

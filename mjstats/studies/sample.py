@@ -127,7 +127,18 @@ def _sample_chunk(state, n, comp, reg, prs, special, special_cum, spec, table, n
 def _sample_chunks(states, sizes, comp, reg, prs, special, special_cum, spec, table, n_fans, fc):
     for c in numba.prange(states.shape[0]):
         _sample_chunk(
-            states[c], sizes[c], comp, reg, prs, special, special_cum, spec, table, n_fans, fc, c
+            states[c],
+            sizes[c],
+            comp,
+            reg,
+            prs,
+            special,
+            special_cum,
+            spec,
+            table,
+            n_fans,
+            fc,
+            np.int64(c),
         )
 
 
