@@ -1,14 +1,16 @@
 """Accumulate scored hands into fan-statistics counters (see :mod:`mjstats.studies.fanstats`).
 
 The counters are plain int64 arrays owned by the caller (one set per chunk), so
-chunks never share memory and the merge is an exact integer sum.
+chunks never share memory and the merge is an exact integer sum. The kernels
+allocate nothing and are compiled without reference counting (``hjit``): they
+run once per hand and take a dozen arrays and views.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from mjstats.kernels._jit import jit
+from mjstats.kernels._jit import hjit
 
 __all__ = [
     "TOTAL_BINS",
@@ -24,7 +26,7 @@ __all__ = [
 TOTAL_BINS = 1024
 
 
-@jit
+@hjit
 def accumulate_score(
     fan_counts,
     total,
@@ -137,7 +139,7 @@ def sum_counters(counters: tuple[np.ndarray, ...]) -> dict[str, np.ndarray]:
     return {name: arr.sum(axis=0) for name, arr in zip(names, counters, strict=True)}
 
 
-@jit
+@hjit
 def accumulate_chunk(fc, c, fan_counts, total, flower_points, form, self_drawn, legal, weight):
     """:func:`accumulate_score` into chunk ``c`` of the counter tuple ``fc``."""
     accumulate_score(

@@ -3,19 +3,22 @@
 Arrays come from :meth:`mjstats.studies.patterns.BlockSpace.arrays`. Groups are
 decoded honours first, then bamboo, dots and characters (mixed radix), so the
 global index order is: block, then characters pattern, dots, bamboo, honours.
+
+The kernels allocate nothing, so they are compiled without reference counting
+(``hjit``): sampling calls them several times a hand with a dozen arrays.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from mjstats.kernels._jit import jit
+from mjstats.kernels._jit import hjit
 from mjstats.kernels.rng import randbelow
 
 __all__ = ["decode_hand", "sample_hand"]
 
 
-@jit
+@hjit
 def _put(counts, g, row, s_pat, h_pat):
     if g == 3:
         for r in range(7):
@@ -25,7 +28,7 @@ def _put(counts, g, row, s_pat, h_pat):
             counts[9 * g + r] = s_pat[row, r]
 
 
-@jit
+@hjit
 def decode_hand(
     i, blocks, offset, s_pat, s_w, s_start, s_size, h_pat, h_w, h_start, h_size, counts
 ):
@@ -48,16 +51,24 @@ def decode_hand(
     return weight
 
 
-@jit
+@hjit
 def _pick(state, cum, lo, n):
     """Index in ``[lo, lo + n)`` drawn with probability proportional to the weights."""
     total = cum[lo + n - 1]
     u = randbelow(state, total)
-    # first j with cum[j] > u
-    return lo + np.searchsorted(cum[lo : lo + n], u, side="right")
+    # first j with cum[j] > u (binary search; no slice, no call into numpy)
+    a = lo
+    b = lo + n - 1
+    while a < b:
+        mid = (a + b) >> 1
+        if cum[mid] > u:
+            b = mid
+        else:
+            a = mid + 1
+    return a
 
 
-@jit
+@hjit
 def sample_hand(
     state, block_cum, blocks, s_pat, s_cum, s_start, s_size, h_pat, h_cum, h_start, h_size, counts
 ):

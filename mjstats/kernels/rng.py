@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mjstats.kernels._jit import ijit, jit
+from mjstats.kernels._jit import hjit, ijit
 
 __all__ = ["chunk_states", "next_u64", "randbelow", "shuffle_prefix", "step", "uniform"]
 
@@ -46,7 +46,7 @@ def step(s0, s1, s2, s3):
     return result, s0, s1, s2, s3
 
 
-@jit
+@hjit
 def next_u64(state):
     """Advance ``state`` (uint64[4], modified in place) and return 64 random bits."""
     result, s0, s1, s2, s3 = step(state[0], state[1], state[2], state[3])
@@ -57,27 +57,28 @@ def next_u64(state):
     return result
 
 
-@jit
+@hjit
 def randbelow(state, n):
     """Uniform integer in ``[0, n)`` for ``1 <= n < 2**63``, without modulo bias.
 
     Rejects the few draws below ``2**64 mod n`` so every residue is equally likely.
+    That threshold is below ``n``, so it is computed (a second 64-bit division)
+    only for the rare draw below ``n``.
     """
     un = np.uint64(n)
-    threshold = (np.uint64(0) - un) % un
     while True:
         x = next_u64(state)
-        if x >= threshold:
+        if x >= un or x >= (np.uint64(0) - un) % un:
             return np.int64(x % un)
 
 
-@jit
+@hjit
 def uniform(state):
     """Uniform float in ``[0, 1)`` with 53 random bits."""
     return np.float64(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@jit
+@hjit
 def shuffle_prefix(state, arr, k):
     """Partial Fisher-Yates: make ``arr[:k]`` a uniform random draw without replacement.
 

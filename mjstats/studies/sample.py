@@ -26,7 +26,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from mjstats.kernels._jit import jit, pjit
+from mjstats.kernels._jit import hjit, jit, pjit
 from mjstats.kernels.accumulate import accumulate_chunk, chunk_counters, sum_counters
 from mjstats.kernels.decompose import is_regular_complete, suit_table
 from mjstats.kernels.patterns import sample_hand
@@ -80,6 +80,19 @@ def _sample_chunk(state, n, comp, reg, prs, special, special_cum, spec, table, n
     melds = np.zeros((4, 2), np.uint8)
     fan_out = np.zeros(n_fans, np.uint8)
     scratch = new_scratch(table)
+    _sample_hands(
+        state, n, comp, reg, prs, special, special_cum, spec, fc, c, counts, melds, fan_out,
+        scratch,
+    )  # fmt: skip
+
+
+@hjit
+def _sample_hands(
+    state, n, comp, reg, prs, special, special_cum, spec, fc, c, counts, melds, fan_out, scratch
+):
+    """The loop of :func:`_sample_chunk`, compiled without reference counting: it
+    passes tuples of arrays per hand, which would otherwise cost an atomic
+    increment and decrement per array, per hand."""
     for _ in range(n):
         u = randbelow(state, comp[2])
         if u < comp[0]:
