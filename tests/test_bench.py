@@ -189,9 +189,10 @@ def test_cli_help(capsys):
         "--tasks",
         "Examples:",
         "mjstats bench --quick",
-        "cold_start",
     ):
         assert needle in out
+    listed = out.split("Tasks:")[1].split("(see")[0].split()
+    assert listed == list(TASKS)  # the help names every task, in run order
 
 
 @pytest.mark.parametrize(

@@ -69,9 +69,9 @@ def command(
     50 ns per hand per thread, cold start <= 20 s, warm start <= 1.5 s.
 
     \b
-    Tasks: shanten shanten_regular shanten_riichi_forms useful_tiles score
-      score_concealed exact dealt sample play threads batch_size records
-      cold_start warm_start memory
+    Tasks: shanten shanten_regular shanten_kernel shanten_riichi_forms
+      useful_tiles score score_concealed exact dealt sample play threads
+      batch_size records cold_start warm_start memory
     (see 'python -c "import mjstats.bench; help(mjstats.bench)"').
 
     \b
