@@ -11,8 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from mjstats.kernels._jit import hjit
+from mjstats.kernels.bits import popcount
 
 __all__ = [
+    "MAX_FANS",
     "TOTAL_BINS",
     "accumulate_chunk",
     "accumulate_score",
@@ -21,9 +23,19 @@ __all__ = [
     "sum_counters",
 ]
 
+#: Most fans a ruleset may have (the counter kernel keeps a hand's fans in 128 bits).
+MAX_FANS = 128
+
 #: Histogram bins for fan totals; MCR's largest possible total is far below this,
 #: so no total is ever clipped and means/variances derived from the histogram are exact.
 TOTAL_BINS = 1024
+
+
+@hjit
+def _lowest_bit(m):
+    """Index of the lowest set bit of a non-zero uint64."""
+    below = (m & (~m + np.uint64(1))) - np.uint64(1)  # ones under the lowest set bit
+    return popcount(np.int64(below))
 
 
 @hjit
@@ -82,17 +94,43 @@ def accumulate_score(
     complete[0] += weight
     if legal:
         legal_count[0] += weight
+    # the hand's fans, a handful of the F (<= MAX_FANS), as a two-word bit set;
+    # then every pair of them (k * k steps rather than k * F)
+    # (branch-free loops: which fans a hand has is unpredictable)
     nf = fan_counts.shape[0]
     for a in range(nf):
-        ca = fan_counts[a]
-        if ca == 0:
+        fan_count[a] += fan_counts[a] * weight
+    lo = np.uint64(0)
+    hi = np.uint64(0)
+    for a in range(min(nf, 64)):
+        lo |= np.uint64(fan_counts[a] != 0) << np.uint64(a)
+    for a in range(64, nf):
+        hi |= np.uint64(fan_counts[a] != 0) << np.uint64(a - 64)
+    ma = lo
+    wa = 0
+    while True:
+        if ma == 0:
+            if wa == 1:
+                break
+            wa = 1
+            ma = hi
             continue
-        fan_count[a] += ca * weight
-        for b in range(a, nf):
-            if fan_counts[b] != 0:
-                cooccurrence[a, b] += weight
-                if b != a:
-                    cooccurrence[b, a] += weight
+        a = 64 * wa + _lowest_bit(ma)
+        ma &= ma - np.uint64(1)
+        cooccurrence[a, a] += weight
+        mb = ma  # the fans after a
+        wb = wa
+        while True:
+            if mb == 0:
+                if wb == 1:
+                    break
+                wb = 1
+                mb = hi
+                continue
+            b = 64 * wb + _lowest_bit(mb)
+            mb &= mb - np.uint64(1)
+            cooccurrence[a, b] += weight
+            cooccurrence[b, a] += weight
     t = min(total, TOTAL_BINS - 1)
     total_hist[1 if self_drawn else 0, t] += weight
     base_hist[min(total - flower_points, TOTAL_BINS - 1)] += weight
@@ -101,6 +139,8 @@ def accumulate_score(
 
 def empty_counters(n_fans: int, n_forms: int) -> dict[str, np.ndarray]:
     """Fresh zeroed counters for :func:`accumulate_score`."""
+    if not 0 < n_fans <= MAX_FANS:
+        raise ValueError(f"n_fans must be 1-{MAX_FANS} (the counter kernel's limit), got {n_fans}")
     return {
         "hands": np.zeros(1, np.int64),
         "complete": np.zeros(1, np.int64),

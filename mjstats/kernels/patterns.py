@@ -56,16 +56,15 @@ def _pick(state, cum, lo, n):
     """Index in ``[lo, lo + n)`` drawn with probability proportional to the weights."""
     total = cum[lo + n - 1]
     u = randbelow(state, total)
-    # first j with cum[j] > u (binary search; no slice, no call into numpy)
+    # first j with cum[j] > u: a branch-free binary search (the comparisons are
+    # coin flips, so a branching search mispredicts about every other step)
     a = lo
-    b = lo + n - 1
-    while a < b:
-        mid = (a + b) >> 1
-        if cum[mid] > u:
-            b = mid
-        else:
-            a = mid + 1
-    return a
+    length = n
+    while length > 1:
+        half = length >> 1
+        a += half * np.int64(cum[a + half - 1] <= u)
+        length -= half
+    return a + np.int64(cum[a] <= u)
 
 
 @hjit

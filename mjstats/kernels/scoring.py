@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from mjstats.kernels import mcr, two_player
-from mjstats.kernels._jit import hjit, ijit, jit
+from mjstats.kernels._jit import hjit, jit
 from mjstats.kernels.bits import popcount
 
 __all__ = ["RULESET_IDS", "KernelSpec", "kernel_spec", "new_scratch", "score_one"]
@@ -74,7 +74,7 @@ def new_scratch(table):
     return (mcr.new_work(table), two_player.new_work(table))
 
 
-@ijit
+@hjit
 def score_one(
     ruleset_id,
     opts,
@@ -106,52 +106,14 @@ def score_one(
     报听 and 天听. Situation bits the hand contradicts are ignored here (the
     public API rejects them).
     """
-    # one set of scalar types whatever the caller passes (uint8 from an array,
-    # int64 from arithmetic, bool or int flags): the scorer is compiled once
-    return _score_one(
-        np.int64(ruleset_id), np.int64(opts), np.int64(minimum), bool(flowers_count),
-        concealed, melds, np.int64(win_tile), bool(self_drawn), bool(last_of_kind),
-        bool(kong_win), bool(last_of_wall), np.int64(seat_wind), np.int64(round_wind),
-        np.int64(flowers), np.int64(situation), scratch, fan_out,
-    )  # fmt: skip
-
-
-@hjit
-def _score_one(
-    ruleset_id,
-    opts,
-    minimum,
-    flowers_count,
-    concealed,
-    melds,
-    win_tile,
-    self_drawn,
-    last_of_kind,
-    kong_win,
-    last_of_wall,
-    seat_wind,
-    round_wind,
-    flowers,
-    situation,
-    scratch,
-    fan_out,
-):
-    """:func:`score_one` with normalised scalar types."""
     if ruleset_id == RULESET_TWO_PLAYER:
+        # scalar types normalised (mcr.score_hand does the same), so each
+        # ruleset's scorer is compiled once whatever the callers pass
         total, form = two_player.score_hand(
-            concealed,
-            melds,
-            win_tile,
-            self_drawn,
-            kong_win,
-            last_of_wall,
-            seat_wind,
-            round_wind,
-            flowers,
-            situation,
-            scratch[1],
-            fan_out,
-        )
+            concealed, melds, np.int64(win_tile), bool(self_drawn), bool(kong_win),
+            bool(last_of_wall), np.int64(seat_wind), np.int64(round_wind), np.int64(flowers),
+            np.int64(situation), scratch[1], fan_out,
+        )  # fmt: skip
         if total < 0:
             return -1, 0, 0, False
         nfl = two_player.flower_points(fan_out)
