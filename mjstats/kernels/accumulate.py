@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mjstats.kernels._jit import hjit
+from mjstats.kernels._jit import hjit, ijit
 from mjstats.kernels.bits import popcount
 
 __all__ = [
@@ -31,11 +31,24 @@ MAX_FANS = 128
 TOTAL_BINS = 1024
 
 
-@hjit
+@ijit
 def _lowest_bit(m):
     """Index of the lowest set bit of a non-zero uint64."""
     below = (m & (~m + np.uint64(1))) - np.uint64(1)  # ones under the lowest set bit
     return popcount(np.int64(below))
+
+
+@ijit
+def _next_fan(m, w, hi):
+    """One step of a walk over a two-word fan set: ``m`` is what is left of word
+    ``w`` (0 low, 1 high, ``hi``). Returns ``(fan, m, w)`` after taking the
+    lowest fan left, or ``(-1, m, w)`` at the end."""
+    if m == 0 and w == 0:
+        m = hi
+        w = 1
+    if m == 0:
+        return -1, m, w
+    return 64 * w + _lowest_bit(m), m & (m - np.uint64(1)), w
 
 
 @hjit
@@ -94,9 +107,9 @@ def accumulate_score(
     complete[0] += weight
     if legal:
         legal_count[0] += weight
-    # the hand's fans, a handful of the F (<= MAX_FANS), as a two-word bit set;
-    # then every pair of them (k * k steps rather than k * F)
-    # (branch-free loops: which fans a hand has is unpredictable)
+    # the hand's fans, a handful of the F (<= MAX_FANS), as a two-word bit set
+    # (branch-free: which fans a hand has is unpredictable); then every pair of
+    # them, k * k steps rather than k * F
     nf = fan_counts.shape[0]
     for a in range(nf):
         fan_count[a] += fan_counts[a] * weight
@@ -106,29 +119,17 @@ def accumulate_score(
         lo |= np.uint64(fan_counts[a] != 0) << np.uint64(a)
     for a in range(64, nf):
         hi |= np.uint64(fan_counts[a] != 0) << np.uint64(a - 64)
-    ma = lo
-    wa = 0
+    ma, wa = lo, 0
     while True:
-        if ma == 0:
-            if wa == 1:
-                break
-            wa = 1
-            ma = hi
-            continue
-        a = 64 * wa + _lowest_bit(ma)
-        ma &= ma - np.uint64(1)
+        a, ma, wa = _next_fan(ma, wa, hi)
+        if a < 0:
+            break
         cooccurrence[a, a] += weight
-        mb = ma  # the fans after a
-        wb = wa
+        mb, wb = ma, wa  # the fans after a
         while True:
-            if mb == 0:
-                if wb == 1:
-                    break
-                wb = 1
-                mb = hi
-                continue
-            b = 64 * wb + _lowest_bit(mb)
-            mb &= mb - np.uint64(1)
+            b, mb, wb = _next_fan(mb, wb, hi)
+            if b < 0:
+                break
             cooccurrence[a, b] += weight
             cooccurrence[b, a] += weight
     t = min(total, TOTAL_BINS - 1)
