@@ -61,7 +61,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from mjstats.kernels._jit import hjit, jit
+from mjstats.kernels._jit import hjit, ijit, jit
 
 __all__ = [
     "KNITTED",
@@ -76,6 +76,7 @@ __all__ = [
     "is_seven_pairs",
     "is_seven_shifted_pairs",
     "is_thirteen_orphans",
+    "keep_reading",
     "knitted_body",
     "packed_pair_ok",
     "packed_sets_ok",
@@ -638,3 +639,16 @@ def is_nine_gates(standing, win_tile):
         if standing[t] != want:
             return False
     return True
+
+
+@ijit
+def keep_reading(sets, pair, out):
+    """Record a regular reading as the best so far: its four sets (rows 0-3 of
+    ``sets``: kind, tile, melded, 0) and its pair (row 4, kind 5) into ``out``,
+    a scorer's (8, 4) reading array."""
+    for i in range(4):
+        for j in range(4):
+            out[i, j] = sets[i, j]
+    out[4, 0] = 5
+    out[4, 1] = pair
+    out[4, 2] = 0

@@ -46,6 +46,7 @@ from mjstats.kernels.decompose import (
     is_seven_pairs,
     is_seven_shifted_pairs,
     is_thirteen_orphans,
+    keep_reading,
     knitted_body,
     suit_sets_ok,
     suit_split_count,
@@ -1678,12 +1679,7 @@ def _score_hand(
                 )  # fmt: skip
                 best_total = total
                 form = FORM_REGULAR
-                for i in range(4):
-                    for j in range(4):
-                        bsets[i, j] = sets[i, j]
-                bsets[4, 0] = 5
-                bsets[4, 1] = pairs[d]
-                bsets[4, 2] = 0
+                keep_reading(sets, pairs[d], bsets)
                 break
             total = _score_division(
                 sets, pairs[d], win_tile, sd, unique_wait, seat_wind, round_wind, opts, base,
@@ -1698,12 +1694,7 @@ def _score_hand(
                 form = FORM_REGULAR
                 for f in range(N_FANS):
                     fan_out[f] = fan[f]
-                for i in range(4):
-                    for j in range(4):
-                        bsets[i, j] = sets[i, j]
-                bsets[4, 0] = 5
-                bsets[4, 1] = pairs[d]
-                bsets[4, 2] = 0
+                keep_reading(sets, pairs[d], bsets)
     if best_total < 0:
         for f in range(N_FANS):
             fan_out[f] = 0

@@ -38,6 +38,7 @@ from mjstats.kernels.decompose import (
     enumerate_regular,
     is_regular_complete,
     is_seven_pairs,
+    keep_reading,
 )
 from mjstats.rules.two_player import FANS as _FANS
 
@@ -845,12 +846,7 @@ def score_hand(
                 form = FORM_REGULAR
                 for f in range(N_FANS):
                     fan_out[f] = fan[f]
-                for i in range(4):
-                    for j in range(4):
-                        bsets[i, j] = sets[i, j]
-                bsets[4, 0] = 5
-                bsets[4, 1] = pairs[d]
-                bsets[4, 2] = 0
+                keep_reading(sets, pairs[d], bsets)
     if best < 0:
         for f in range(N_FANS):
             fan_out[f] = 0
