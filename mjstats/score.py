@@ -455,21 +455,14 @@ def _readonly(arr, dtype):
 # kernel's options mask (``kernel_spec(rs).opts``) follows them.
 _BATCH_KERNELS = {
     "mcr": ("mjstats.kernels.mcr", CONTEXT_FIELDS[:-1], True),  # all but situation
+    # the two-player game has no 和绝张, so no last_of_kind
     "two-player": (
         "mjstats.kernels.two_player",
-        (
-            "self_drawn",
-            "kong_win",
-            "last_of_wall",
-            "seat_wind",
-            "round_wind",
-            "flowers",
-            "situation",
-        ),
+        tuple(f for f in CONTEXT_FIELDS if f != "last_of_kind"),
         False,
     ),
 }
-_FLAGS = ("self_drawn", "last_of_kind", "kong_win", "last_of_wall")
+_FLAGS = CONTEXT_FIELDS[:4]  # the boolean fields (the kernels take them as bool)
 
 
 def _run(arrays: dict, rs: Ruleset, want_sets: bool):
@@ -710,7 +703,7 @@ def score_batch(batch, ruleset="mcr") -> BatchScore:
     >>> r.fans.loc[r.fan_counts[0] > 0, "zh"].tolist()
     ['三色双龙会', '坎张']
     """
-    from mjstats.batch import HandBatch
+    from mjstats.batch import FIELDS, HandBatch
 
     rs = _resolve(ruleset)
     if not isinstance(batch, HandBatch):
@@ -719,22 +712,7 @@ def score_batch(batch, ruleset="mcr") -> BatchScore:
                 "score_batch() takes a HandBatch or a list of hands; use score() for one hand text"
             )
         batch = HandBatch.from_hands(batch)
-    arrays = {
-        name: getattr(batch, name)
-        for name in (
-            "concealed",
-            "melds",
-            "win_tile",
-            "self_drawn",
-            "last_of_kind",
-            "kong_win",
-            "last_of_wall",
-            "seat_wind",
-            "round_wind",
-            "flowers",
-            "situation",
-        )
-    }
+    arrays = {name: getattr(batch, name) for name in FIELDS}
     _check_context(
         arrays["concealed"],
         arrays["melds"],

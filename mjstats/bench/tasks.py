@@ -605,7 +605,7 @@ def task_threads(ctx: Context) -> list[dict]:
     batch = ctx.wins("mixed", ctx.sizes.score_hands)
     cases = [
         ("shanten", lambda: mjstats.shanten(hands), len(hands)),
-        # the kernel alone: mjstats.shanten's input checks run on one thread
+        # the kernel alone, without the public call's input checks
         ("shanten kernel", _kernel_shanten(hands, None), len(hands)),
         ("score_batch", lambda: mjstats.score_batch(batch), len(batch)),
     ]
