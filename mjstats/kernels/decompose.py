@@ -443,15 +443,12 @@ def suit_table() -> SuitTable:
 
 
 @hjit
-def suit_waits(info, counts, offset):
-    """Wait mask of the suit at ``offset`` (see :class:`SuitTable`)."""
-    return info[suit_key(counts, offset)] & _INFO_WAITS
-
-
-@hjit
-def suit_split_count(info, counts, offset):
-    """Number of splits of the suit at ``offset`` (0: it does not split)."""
-    return (info[suit_key(counts, offset)] >> _INFO_COUNT_SHIFT) & 31
+def suit_waits_splits(info, counts, offset):
+    """``(wait mask, number of splits)`` of the suit at ``offset`` (see
+    :class:`SuitTable`): one key, one lookup. A split count of 0 means the suit
+    does not split into sets (and a pair)."""
+    e = info[suit_key(counts, offset)]
+    return e & _INFO_WAITS, (e >> _INFO_COUNT_SHIFT) & 31
 
 
 @hjit

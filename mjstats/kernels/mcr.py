@@ -49,8 +49,7 @@ from mjstats.kernels.decompose import (
     keep_reading,
     knitted_body,
     suit_sets_ok,
-    suit_split_count,
-    suit_waits,
+    suit_waits_splits,
 )
 
 __all__ = [
@@ -1142,57 +1141,34 @@ def _honor_waits(standing):
 
 
 @hjit
-def _unique_wait(standing, win_tile, n_melds, info):
+def _unique_wait(standing, win_tile, n_melds, info, odd_s, gp):
     """True if ``win_tile`` is the only formal wait of ``standing`` (which it
     completes in the regular form): no other tile completes the regular form
     (a fifth copy counts) and, with no meld, the seven-pairs wait is the same tile.
 
+    ``odd_s``: mask of the kinds held an odd number of times in ``standing``;
+    ``gp``: the group (0-2 suits, 3 honours) of the complete hand's pair.
     Only the winning tile's group and the pair group can take another wait: any
     other group would be left at 1 mod 3 tiles.
     """
-    n_odd = 0
-    sp = -1
-    n0 = 0
-    n1 = 0
-    n2 = 0
-    n3 = 0
-    for t in range(34):
-        c = standing[t]
-        if c & 1:
-            n_odd += 1
-            sp = t
-        if t < 9:
-            n0 += c
-        elif t < 18:
-            n1 += c
-        elif t < 27:
-            n2 += c
-        else:
-            n3 += c
-    if n_melds == 0 and n_odd == 1 and sp != win_tile:
-        return False
+    if n_melds == 0 and popcount(odd_s) == 1 and odd_s != (np.int64(1) << win_tile):
+        return False  # the seven-pairs wait is another tile
     gw = win_tile // 9 if win_tile < 27 else 3
-    n_gw = n0 if gw == 0 else (n1 if gw == 1 else (n2 if gw == 2 else n3))
-    # the pair group of the complete hand
-    gp = -1
-    for g in range(4):
-        n = n0 if g == 0 else (n1 if g == 1 else (n2 if g == 2 else n3))
-        if g == gw:
-            n += 1
-        if n % 3 == 2:
-            gp = g
     if gw < 3:
-        if suit_waits(info, standing, 9 * gw) & ~(1 << (win_tile - 9 * gw)):
+        waits, n_splits = suit_waits_splits(info, standing, 9 * gw)
+        if waits & ~(1 << (win_tile - 9 * gw)):
             return False
-    elif _honor_waits(standing) & ~(1 << (win_tile - 27)):
-        return False
-    if gw < 3:
-        gw_ok = suit_split_count(info, standing, 9 * gw) > 0
+        gw_ok = n_splits > 0
     else:
+        if _honor_waits(standing) & ~(1 << (win_tile - 27)):
+            return False
+        n_gw = 0
+        for t in range(27, 34):
+            n_gw += standing[t]
         gw_ok = _group_ok(standing, gw, n_gw)
-    if gp != gw and gp >= 0 and gw_ok:
+    if gp != gw and gw_ok:
         if gp < 3:
-            if suit_waits(info, standing, 9 * gp):
+            if suit_waits_splits(info, standing, 9 * gp)[0]:
                 return False
         elif _honor_waits(standing):
             return False
@@ -1654,7 +1630,11 @@ def _score_hand(
                         need_wait = True
             if need_wait:
                 break
-        unique_wait = need_wait and _unique_wait(standing, win_tile, n_melds, table.info)
+        p0 = pairs[0]
+        unique_wait = need_wait and _unique_wait(
+            standing, win_tile, n_melds, table.info, odd_c ^ (np.int64(1) << win_tile),
+            p0 // 9 if p0 < 27 else 3,
+        )  # fmt: skip
         # fixed melds occupy the first rows
         nf = 0
         for i in range(4):
