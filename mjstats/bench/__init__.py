@@ -19,8 +19,9 @@ shanten_riichi_forms  regular + seven pairs + thirteen orphans vs ``xiangting``
 useful_tiles          useful tiles, regular form, vs PyMahjongGB
                       ``RegularShanten`` (goal >= 50x)
 score                 scoring mixed hands (melds, kongs, special forms, flags)
-                      vs ``MahjongFanCalculator`` (goal >= 20x)
-score_concealed       scoring random concealed wins, same peer (goal >= 20x)
+                      vs ``MahjongFanCalculator``: ``score_batch`` on all cores
+                      (goal >= 20x) and on one thread (the ratio per core)
+score_concealed       scoring random concealed wins, same peer and rows
 exact                 the exact enumeration's run time (quick: a timed fraction,
                       extrapolated, and the note says so)
 dealt, sample, play   study throughput (``play`` only where that kind exists)
@@ -38,7 +39,7 @@ How it measures (details in :mod:`mjstats.bench.measure`)
 ---------------------------------------------------------
 Warm-up first; best of several runs; mjstats and the peer alternate so they
 see the same load; per-thread rates are **CPU time at one numba thread**
-(``threads`` = 1), peers are called once per hand from Python with their
+(``threads`` = 1), rates on all cores wall-clock time (``threads`` > 1), peers are called once per hand from Python with their
 arguments built beforehand. ``ratio`` = mjstats rate / peer rate (> 1: mjstats
 is faster); ``agree`` counts equal answers on the peer's hands (a fast wrong
 answer means nothing). A peer that is not installed gets a row with a note and
