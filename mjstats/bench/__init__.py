@@ -39,8 +39,9 @@ How it measures (details in :mod:`mjstats.bench.measure`)
 ---------------------------------------------------------
 Warm-up first; best of several runs; mjstats and the peer alternate so they
 see the same load; per-thread rates are **CPU time at one numba thread**
-(``threads`` = 1), rates on all cores wall-clock time (``threads`` > 1), peers are called once per hand from Python with their
-arguments built beforehand. ``ratio`` = mjstats rate / peer rate (> 1: mjstats
+(``threads`` = 1), rates on all cores wall-clock time (``threads`` > 1);
+peers are called once per hand from Python with their arguments built
+beforehand. ``ratio`` = mjstats rate / peer rate (> 1: mjstats
 is faster); ``agree`` counts equal answers on the peer's hands (a fast wrong
 answer means nothing). A peer that is not installed gets a row with a note and
 no rate (``pip install 'mjstats[bench]'`` installs them all).
