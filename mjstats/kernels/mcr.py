@@ -212,6 +212,47 @@ for _t in (19, 20, 21, 23, 25, 32):
 _GREEN.setflags(write=False)
 
 
+def _set_traits() -> np.ndarray:
+    """``[kind, tile]`` -> bits of the whole-hand traits a set keeps: 1 全带幺
+    (holds a terminal or honour), 2 全带五 (holds a 5), 4 全双刻 (an even pung);
+    kind 1 chow (lowest tile), 2 pung (and pair), 3 kong. A hand has a trait when
+    its pair and all four sets keep it."""
+    out = np.zeros((4, 34), dtype=np.uint8)
+    for t in range(34):
+        r = t % 9
+        if t < 27 and r <= 6:
+            out[1, t] = (1 if r in (0, 6) else 0) | (2 if 2 <= r <= 4 else 0)
+        if t >= 27:
+            out[2, t] = 1
+        else:
+            out[2, t] = (1 if r in (0, 8) else 0) | (2 if r == 4 else 0) | (4 if r % 2 else 0)
+    out[3] = out[2]
+    out.setflags(write=False)
+    return out
+
+
+_TRAITS = _set_traits()
+
+
+def _suit_fan_table() -> np.ndarray:
+    """Row ``g`` (bits: characters, bamboo, dots, winds, dragons present): 无字,
+    缺一门, 混一色, 清一色, 五门齐 (0/1 each)."""
+    out = np.zeros((32, 5), dtype=np.uint8)
+    for g in range(32):
+        ns = (g & 1) + (g >> 1 & 1) + (g >> 2 & 1)
+        honors = g & 24 != 0
+        out[g, 0] = not honors and ns != 1  # a one-suit hand is 清一色 instead
+        out[g, 1] = ns == 2
+        out[g, 2] = ns == 1 and honors
+        out[g, 3] = ns == 1 and not honors
+        out[g, 4] = ns == 3 and g & 8 != 0 and g & 16 != 0
+    out.setflags(write=False)
+    return out
+
+
+_SUIT_FANS = _suit_fan_table()
+
+
 def _mask_of(tiles) -> int:
     m = 0
     for t in tiles:
@@ -583,25 +624,20 @@ def _has_knitted(pm):
 
 @hjit
 def _suit_fans(fan, pm):
-    """无字, 缺一门, 混一色, 清一色, 五门齐 from the presence mask ``pm``."""
-    has_m = (pm & _SUIT0) != 0
-    has_p = (pm & _SUIT1) != 0
-    has_s = (pm & _SUIT2) != 0
-    has_w = (pm & _WINDS) != 0
-    has_d = (pm & _DRAGONS) != 0
-    if not has_w and not has_d:
-        fan[NO_HONORS] = 1
-    ns = int(has_m) + int(has_p) + int(has_s)
-    if ns == 2:
-        fan[ONE_VOIDED_SUIT] = 1
-    elif ns == 1:
-        if has_w or has_d:
-            fan[HALF_FLUSH] = 1
-        else:
-            fan[FULL_FLUSH] = 1
-            fan[NO_HONORS] = 0
-    elif ns == 3 and has_w and has_d:
-        fan[ALL_TYPES] = 1
+    """无字, 缺一门, 混一色, 清一色, 五门齐 from the presence mask ``pm`` (one
+    lookup in :data:`_SUIT_FANS` by which of the five tile groups are present)."""
+    g = (
+        (1 if pm & _SUIT0 else 0)
+        | (2 if pm & _SUIT1 else 0)
+        | (4 if pm & _SUIT2 else 0)
+        | (8 if pm & _WINDS else 0)
+        | (16 if pm & _DRAGONS else 0)
+    )
+    fan[NO_HONORS] = _SUIT_FANS[g, 0]
+    fan[ONE_VOIDED_SUIT] = _SUIT_FANS[g, 1]
+    fan[HALF_FLUSH] = _SUIT_FANS[g, 2]
+    fan[FULL_FLUSH] = _SUIT_FANS[g, 3]
+    fan[ALL_TYPES] = _SUIT_FANS[g, 4]
 
 
 @hjit
@@ -856,9 +892,7 @@ def _score_division(
     edge = False
     closed = False
     has_wind_pung = False
-    outside = pair >= 27 or pair % 9 == 0 or pair % 9 == 8
-    five = pair < 27 and pair % 9 == 4
-    even = pair < 27 and (pair % 9) % 2 == 1
+    traits = _TRAITS[2, pair]  # a pair has a pung's traits
     nc = 0
     npg = 0
     mk = 0
@@ -871,11 +905,6 @@ def _score_division(
             tmp[nc] = _REF_CODE[t]
             nc += 1
             r = t % 9
-            if not (r == 0 or r == 6):
-                outside = False
-            if not (r >= 2 and r <= 4):
-                five = False
-            even = False
             if sets[i, 2] == 0 and win_tile >= t and win_tile <= t + 2:
                 win_in_chow = True
                 if win_tile == t + 1:
@@ -895,19 +924,9 @@ def _score_division(
                 if t == win_tile:
                     win_pung = True
             _pung_fan(fan, t)
-            if t >= 27:
-                five = False
-                even = False
-                if t <= 30:
-                    has_wind_pung = True
-            else:
-                r = t % 9
-                if not (r == 0 or r == 8):
-                    outside = False
-                if r != 4:
-                    five = False
-                if r % 2 == 0:
-                    even = False
+            if t >= 27 and t <= 30:
+                has_wind_pung = True
+        traits &= _TRAITS[k, t]
     if win_pung and not sd and not win_in_chow:
         cp -= 1  # the discard completed that pung: it counts as melded
     if npg > 0:
@@ -989,12 +1008,9 @@ def _score_division(
         fan[LITTLE_FOUR_WINDS] = 1
         fan[BIG_THREE_WINDS] = 0
     # 全带幺, 全带五, 全双刻
-    if outside:
-        fan[OUTSIDE_HAND] = 1
-    if five:
-        fan[ALL_FIVE] = 1
-    if even:
-        fan[ALL_EVEN_PUNGS] = 1
+    fan[OUTSIDE_HAND] = traits & 1
+    fan[ALL_FIVE] = (traits >> 1) & 1
+    fan[ALL_EVEN_PUNGS] = traits >> 2
     if fan[QUADRUPLE_CHOW]:
         fan[TILE_HOG] = 0
     # wait fans (edge > closed > single), only for a unique formal wait
