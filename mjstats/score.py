@@ -488,7 +488,7 @@ def _run(arrays: dict, rs: Ruleset, want_sets: bool):
     base = total.astype(np.int32)
     if rs.flower_fans and not rs.options.get("flowers_count_toward_minimum", False):
         # column by column: an integer matrix product (numpy has no BLAS for
-        # integers) cost about 16 ns a hand, 3-5% of the scoring itself
+        # integers) took about 16 ns a hand, timed apart on 100k mixed hands
         for key in rs.flower_fans:
             col = rs.fan_id(key)
             base -= fans[:, col].astype(np.int32) * int(rs.points[col])

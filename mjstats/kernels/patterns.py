@@ -56,15 +56,8 @@ def _pick(state, cum, lo, n):
     """Index in ``[lo, lo + n)`` drawn with probability proportional to the weights."""
     total = cum[lo + n - 1]
     u = randbelow(state, total)
-    # first j with cum[j] > u: a branch-free binary search (the comparisons are
-    # coin flips, so a branching search mispredicts about every other step)
-    a = lo
-    length = n
-    while length > 1:
-        half = length >> 1
-        a += half * np.int64(cum[a + half - 1] <= u)
-        length -= half
-    return a + np.int64(cum[a] <= u)
+    # first j with cum[j] > u
+    return lo + np.searchsorted(cum[lo : lo + n], u, side="right")
 
 
 @hjit

@@ -76,8 +76,7 @@ def new_scratch(table):
 
 # Inlined into its callers (study loops): numba passes every array argument as
 # seven or more machine words, so a separate score_one took the scratch of both
-# rulesets (216 words) per hand; copying them was a third of the sample study's
-# time (a 2M-hand sample study on both cores went from 1.0M to 1.65M hands/s).
+# rulesets (216 words) per hand (see the README, Development, "Call cost").
 @ijit
 def score_one(
     ruleset_id,
