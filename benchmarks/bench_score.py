@@ -12,7 +12,10 @@ each), and this script is ``mjstats bench`` limited to the scoring tasks:
 Both score the same hands in one run; the reference is called once per hand
 with its keyword arguments built beforehand (not timed), ``score_batch`` on a
 ``HandBatch`` (context validation, kernel, result wrapping); the ``agree``
-column counts equal totals. Rates are CPU time at one numba thread.
+column counts equal totals. Each scoring task gives two rows: ``score_batch``
+as it is called (all cores, wall-clock time; the goal is read on this row)
+and on one numba thread (CPU time: the ratio per core). The reference runs on
+one core either way.
 
 Usage::
 

@@ -1698,15 +1698,16 @@ def _score_hand(
     return best_total, form
 
 
-@hjit
+@pjit
 def context_problems(concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, out):
     """Per-row code of the first win-context contradiction (0 = none):
     1 = kong_win self-drawn without a kong meld (杠上开花 impossible),
     2 = kong_win on a discard with the tile held elsewhere (抢杠和 impossible),
     3 = last_of_kind with another copy concealed (和绝张 impossible).
-    Waiting hands (win_tile 255) are never flagged. Returns the number of bad rows."""
+    Waiting hands (win_tile 255) are never flagged. Returns the number of bad rows.
+    (Parallel: it runs before every batch is scored, 13 ns a row on one thread.)"""
     n_bad = 0
-    for i in range(concealed.shape[0]):
+    for i in prange(concealed.shape[0]):
         code = 0
         w = win_tile[i]
         if w < 34:
@@ -1733,9 +1734,16 @@ def context_problems(concealed, melds, win_tile, self_drawn, last_of_kind, kong_
             if code == 0 and last_of_kind[i] and held >= 2:
                 code = 3
         out[i] = code
-        if code:
-            n_bad += 1
+        n_bad += 1 if code else 0
     return n_bad
+
+
+# The batch loop's own copy of _score_hand, inlined into it: as a call, each hand
+# passed ~125 machine words of arguments (14 arrays, seven or more words each);
+# inlined, the loop also keeps the scratch arrays' fields in registers. 8-10%
+# faster on one thread (alternated timings on the same 100k mixed or concealed
+# hands). The studies call the compiled _score_hand through score_hand.
+_score_hand_inlined = ijit(_score_hand.py_func)
 
 
 @jit
@@ -1760,9 +1768,26 @@ def _score_block(
     table,
 ):
     fan, divisions, table, sets, bsets, base, standing, all34, tmp, pairs, gbuf = new_work(table)
+    _score_range(
+        lo, hi, concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, last_of_wall,
+        seat_wind, round_wind, flowers, opts, out_total, out_fans, out_form, out_sets, fan,
+        divisions, table, sets, bsets, base, standing, all34, tmp, pairs, gbuf,
+    )  # fmt: skip
+
+
+# Apart from _score_block (which allocates) so that it runs without reference
+# counting: with it, every row view (concealed[i], melds[i], out_fans[i]) took
+# an atomic increment and decrement of its whole array's count, and inlining
+# _score_hand into a loop that counts references made it slower, not faster.
+@hjit
+def _score_range(
+    lo, hi, concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, last_of_wall,
+    seat_wind, round_wind, flowers, opts, out_total, out_fans, out_form, out_sets, fan,
+    divisions, table, sets, bsets, base, standing, all34, tmp, pairs, gbuf,
+):  # fmt: skip
     want_sets = out_sets.shape[0] > 0
     for i in range(lo, hi):
-        total, form = _score_hand(
+        total, form = _score_hand_inlined(
             concealed[i], melds[i], np.int64(win_tile[i]), bool(self_drawn[i]),
             bool(last_of_kind[i]), bool(kong_win[i]), bool(last_of_wall[i]),
             np.int64(seat_wind[i]), np.int64(round_wind[i]), np.int64(opts), fan, divisions,
