@@ -120,6 +120,9 @@ CONTRADICTIONS = [
     ("12344m456p789p11s+4m kong-win", "抢杠和"),
     ("[234m]12m456p789p99s+3m kong-win", "抢杠和"),
     ("[567m]12m456p789p99s+3m kong-win", None),  # 3m not in the meld: fine
+    ("[222m]34m456p789p11s+2m kong-win", "抢杠和"),  # in a pung meld
+    ("[111m]34m456p789p11s+2m kong-win", None),
+    ("[2222m]34m456p789p11s+5m self-drawn kong-win", None),  # 杠上开花 with a kong
     # T15: last of its kind while another copy is concealed
     ("1233m456p789p111s+3m last-of-kind", "和绝张"),
 ]
