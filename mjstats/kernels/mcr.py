@@ -1449,7 +1449,7 @@ def score_hand(
         6 = knitted body with its :data:`KNITTED` row as tile).
     """
     fan, divisions, table, sets, bsets, base, standing, all34, tmp, pairs, gbuf = scratch
-    # scalar types normalised (as in _score_block), so _score_hand is compiled once
+    # scalar types normalised (as in _score_range), so _score_hand is compiled once
     return _score_hand(
         concealed, melds, np.int64(win_tile), bool(self_drawn), bool(last_of_kind),
         bool(kong_win), bool(last_of_wall), np.int64(seat_wind), np.int64(round_wind),
@@ -1625,10 +1625,9 @@ def _score_hand(
         # A single reading (the common case) is scored straight into fan_out:
         # no division-independent template to copy, nothing to copy back.
         direct = n_div == 1 and best_total < 0
-        if direct:
-            _base_fans(fan_out, sd, t4, kong, wall, n_melded, pm_c | pm_m, all34, n_kongs)
-        else:
-            _base_fans(base, sd, t4, kong, wall, n_melded, pm_c | pm_m, all34, n_kongs)
+        src = fan_out if direct else base  # the division-independent fans
+        dst = fan_out if direct else fan  # the reading being scored
+        _base_fans(src, sd, t4, kong, wall, n_melded, pm_c | pm_m, all34, n_kongs)
         # the unique-wait test is needed only if some reading could score a wait fan
         need_wait = False
         for d in range(n_div):
@@ -1668,28 +1667,20 @@ def _score_hand(
                 sets[nf + j, 1] = divisions[d, j, 1]
                 sets[nf + j, 2] = 0
                 sets[nf + j, 3] = 0
-            if direct:
-                total = _score_division(
-                    sets, pairs[d], win_tile, sd, unique_wait, seat_wind, round_wind, opts,
-                    fan_out, fan_out, tmp, False,
-                )  # fmt: skip
-                best_total = total
-                form = FORM_REGULAR
-                keep_reading(sets, pairs[d], bsets)
-                break
             total = _score_division(
-                sets, pairs[d], win_tile, sd, unique_wait, seat_wind, round_wind, opts, base,
-                fan, tmp, True,
+                sets, pairs[d], win_tile, sd, unique_wait, seat_wind, round_wind, opts, src,
+                dst, tmp, not direct,
             )  # fmt: skip
-            better = total > best_total
+            better = total > best_total  # always, for the single reading of the direct path
             if not better and total == best_total:
                 better = fan[PURE_TRIPLE_CHOW] > 0 or fan[TRIPLE_PUNG] > 0 or best_is_seven_pairs
             if better:
                 best_total = total
                 best_is_seven_pairs = False
                 form = FORM_REGULAR
-                for f in range(N_FANS):
-                    fan_out[f] = fan[f]
+                if not direct:
+                    for f in range(N_FANS):
+                        fan_out[f] = fan[f]
                 keep_reading(sets, pairs[d], bsets)
     if best_total < 0:
         for f in range(N_FANS):
