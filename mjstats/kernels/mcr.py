@@ -1673,14 +1673,14 @@ def _score_hand(
             )  # fmt: skip
             better = total > best_total  # always, for the single reading of the direct path
             if not better and total == best_total:
-                better = fan[PURE_TRIPLE_CHOW] > 0 or fan[TRIPLE_PUNG] > 0 or best_is_seven_pairs
+                better = dst[PURE_TRIPLE_CHOW] > 0 or dst[TRIPLE_PUNG] > 0 or best_is_seven_pairs
             if better:
                 best_total = total
                 best_is_seven_pairs = False
                 form = FORM_REGULAR
                 if not direct:
                     for f in range(N_FANS):
-                        fan_out[f] = fan[f]
+                        fan_out[f] = dst[f]
                 keep_reading(sets, pairs[d], bsets)
     if best_total < 0:
         for f in range(N_FANS):
@@ -1754,11 +1754,10 @@ def _score_block(
     out_sets,
     table,
 ):
-    fan, divisions, table, sets, bsets, base, standing, all34, tmp, pairs, gbuf = new_work(table)
     _score_range(
         lo, hi, concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, last_of_wall,
-        seat_wind, round_wind, flowers, opts, out_total, out_fans, out_form, out_sets, fan,
-        divisions, table, sets, bsets, base, standing, all34, tmp, pairs, gbuf,
+        seat_wind, round_wind, flowers, opts, out_total, out_fans, out_form, out_sets,
+        new_work(table),
     )  # fmt: skip
 
 
@@ -1769,9 +1768,9 @@ def _score_block(
 @hjit
 def _score_range(
     lo, hi, concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, last_of_wall,
-    seat_wind, round_wind, flowers, opts, out_total, out_fans, out_form, out_sets, fan,
-    divisions, table, sets, bsets, base, standing, all34, tmp, pairs, gbuf,
+    seat_wind, round_wind, flowers, opts, out_total, out_fans, out_form, out_sets, work,
 ):  # fmt: skip
+    fan, divisions, table, sets, bsets, base, standing, all34, tmp, pairs, gbuf = work
     want_sets = out_sets.shape[0] > 0
     for i in range(lo, hi):
         total, form = _score_hand_inlined(
