@@ -22,6 +22,13 @@ Pipeline for one hand (:func:`score_hand`):
 4. Best table: strictly higher total wins; on a tie a later table wins if it
    has 一色三同顺 or 三同刻, or if the current best is seven pairs.
 
+The reading scorer works from tables rather than branches on set kinds (on
+random hands those branches are unpredictable and were most of its cost): each
+set is a :data:`_SET_INFO` row, and the set-combination fans are two lookups,
+by the sorted multiset of the chows and of the pungs, in tables made from the
+combination functions below (:func:`build_combination_tables`) and shipped in
+``mjstats/data/mcr-combinations.npz``.
+
 Flowers are added by the caller (:func:`score_rows`) after the choice.
 
 Options are a bit mask: :data:`OPT_MINGAN_GANG` (明暗杠 = 5, else 明杠 + 暗杠)
@@ -31,6 +38,8 @@ Forms (``form`` output codes): see :data:`FORM_NAMES`.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from numba import prange
@@ -275,6 +284,94 @@ _KNITTED_MASKS = np.array([_mask_of(row) for row in KNITTED], dtype=np.int64)
 _KNITTED_MASKS.setflags(write=False)
 
 
+def _range_fan_table() -> np.ndarray:
+    """Ranks present in a numbered-only hand (9-bit mask) -> ``fan id | 1 << 7``
+    of 小于五, 全小, 大于五, 全大 or 全中, else 0 (fan 0 counted 0 times: adding
+    it is harmless, so the caller needs no branch)."""
+    out = np.zeros(512, dtype=np.int64)
+    for rm in range(1, 512):
+        if rm & ~0xF == 0:
+            f = LOWER_FOUR if rm & 0x8 else LOWER_TILES
+        elif rm & 0x1F == 0:
+            f = UPPER_FOUR if rm & 0x20 else UPPER_TILES
+        elif rm & ~0x38 == 0:
+            f = MIDDLE_TILES
+        else:
+            continue
+        out[rm] = f | 1 << 7
+    out.setflags(write=False)
+    return out
+
+
+_RANGE_FANS = _range_fan_table()
+
+# ---------------------------------------------------------------- sets as table rows
+# A reading's sets are scored from table rows, not by branching on their kinds
+# (random hands make those branches unpredictable). Chow code: reference suit * 7
+# + rank of the lowest tile, 0-20 (21: not a chow); pung code: the reference
+# code, 0-33 (34: not a pung or kong). Both orders agree with the reference codes.
+_CHOW_NONE = 21
+_PUNG_NONE = 34
+_CHOW_CODE = np.full(34, _CHOW_NONE, dtype=np.int64)
+for _t in range(27):
+    if _t % 9 <= 6:
+        _CHOW_CODE[_t] = (_REF_CODE[_t] // 9) * 7 + _t % 9
+_CHOW_CODE.setflags(write=False)
+
+# fields of a _SET_INFO row: the two codes, then 4-bit counters that a reading
+# sums over its four rows (codes sum to at most 84 and 136: no carry into them),
+# then two flags of the set itself
+_SI_PUNGS = 16  # pungs and kongs
+_SI_MELDED_KONGS = 20
+_SI_CONCEALED_KONGS = 24
+_SI_CONCEALED_PUNGS = 28
+_SI_DRAGON_PUNGS = 32  # 箭刻
+_SI_TERMINAL_PUNGS = 36  # 幺九刻: terminals and winds
+_SI_WIND_PUNGS = 40
+_SI_CONCEALED_CHOW = 44  # flag
+_SI_CONCEALED_PUNG = 45  # flag (not a kong)
+
+
+def _set_info_table() -> np.ndarray:
+    """``[2 * kind + melded, tile]`` -> packed row of one set (kind 1 chow with
+    its lowest tile, 2 pung, 3 kong); fields ``_SI_*`` above."""
+    out = np.zeros((8, 34), dtype=np.int64)
+    for kind in (1, 2, 3):
+        for melded in (0, 1):
+            for t in range(34):
+                if kind == 1:
+                    if t >= 27 or t % 9 > 6:
+                        continue
+                    row = int(_CHOW_CODE[t]) | _PUNG_NONE << 8
+                    row |= (0 if melded else 1) << _SI_CONCEALED_CHOW
+                else:
+                    row = _CHOW_NONE | int(_REF_CODE[t]) << 8 | 1 << _SI_PUNGS
+                    if kind == 3:
+                        row |= 1 << (_SI_MELDED_KONGS if melded else _SI_CONCEALED_KONGS)
+                    elif not melded:
+                        row |= 1 << _SI_CONCEALED_PUNGS | 1 << _SI_CONCEALED_PUNG
+                    if t >= 31:
+                        row |= 1 << _SI_DRAGON_PUNGS
+                    elif t >= 27 or t % 9 in (0, 8):
+                        row |= 1 << _SI_TERMINAL_PUNGS
+                    if 27 <= t <= 30:
+                        row |= 1 << _SI_WIND_PUNGS
+                out[2 * kind + melded, t] = row
+    out.setflags(write=False)
+    return out
+
+
+_SET_INFO = _set_info_table()
+
+# Set-combination fans (一般高 ... 四同顺, 双同刻 ... 四步高刻) depend only on the
+# multiset of a reading's chow codes and, apart, on that of its pung codes. Each
+# is padded to four codes, sorted and ranked as a multiset (combinatorial number
+# system: a <= b <= c <= d has rank C(a, 1) + C(b + 1, 2) + C(c + 2, 3) +
+# C(d + 3, 4)), and one table entry gives its fans (see _pack_fans).
+_BIN = np.array([[math.comb(x, k + 1) for x in range(40)] for k in range(4)], dtype=np.int64)
+_BIN.setflags(write=False)
+
+
 @jit
 def new_work(table):
     """Scratch for :func:`score_hand`: a tuple of arrays, one per thread, reused
@@ -313,6 +410,8 @@ def _is_dragon(t):
 
 
 # ---------------------------------------------------------------- set combinations
+# The definitions of the set-combination fans. The scorer does not call them: it
+# reads the tables made from them (build_combination_tables, below).
 @hjit
 def _chow_pair_fan(a, b):
     """Fan of two chows given by reference codes of their lowest tiles, or -1."""
@@ -576,31 +675,163 @@ def _four_pungs(fan, p):
                 fan[g] += 1
                 break
         return
-    for i in range(4):
-        for j in range(i + 1, 4):
+    _pung_pairs(fan, p, 4)
+
+
+@hjit
+def _pung_pairs(fan, p, n):
+    """Add the fan of every two of the ``n`` pungs ``p[:n]`` (双同刻, 双箭刻)."""
+    for i in range(n):
+        for j in range(i + 1, n):
             g = _pung_pair_fan(p[i], p[j])
             if g >= 0:
                 fan[g] += 1
 
 
+@hjit
+def _chow_fans(fan, ref, n):
+    """Add the fans of ``n`` chows (sorted reference codes of their lowest tiles
+    in ``ref[:n]``); 双龙会 needs the pair and is the reading scorer's."""
+    if n == 4:
+        _four_chows(fan, ref[0], ref[1], ref[2], ref[3])
+    elif n == 3:
+        _three_chows(fan, ref[0], ref[1], ref[2])
+    elif n == 2:
+        g = _chow_pair_fan(ref[0], ref[1])
+        if g >= 0:
+            fan[g] += 1
+
+
+@hjit
+def _pung_fans(fan, ref, n):
+    """Add the fans of ``n`` pungs or kongs (sorted reference codes in ``ref[:n]``)."""
+    if n == 4:
+        _four_pungs(fan, ref)
+        return
+    f = _three_pung_fan(ref[0], ref[1], ref[2]) if n == 3 else -1
+    if f >= 0:
+        fan[f] = 1
+    else:
+        _pung_pairs(fan, ref, n)
+
+
+@hjit
+def _rank4(a, b, c, d):
+    """Rank of the sorted multiset ``a <= b <= c <= d`` (see :data:`_BIN`)."""
+    return _BIN[0, a] + _BIN[1, b + 1] + _BIN[2, c + 2] + _BIN[3, d + 3]
+
+
+@hjit
+def _pack_fans(fan):
+    """The non-zero entries of ``fan`` as up to three 9-bit slots (fan id, then its
+    count in 2 bits); an unused slot is fan 0 counted 0 times, harmless to add."""
+    e = 0
+    s = 0
+    for f in range(N_FANS):
+        if fan[f]:
+            if s == 3 or fan[f] > 3:
+                raise ValueError("a set combination has more fans than a table entry holds")
+            e |= (f | (np.int64(fan[f]) << 7)) << (9 * s)
+            s += 1
+    return e
+
+
+@jit
+def _multiset_table(none, chows):
+    """Packed fans of every sorted multiset of four codes below ``none`` or equal
+    to it (= no set), indexed by :func:`_rank4`: chow codes when ``chows``, else
+    pung codes (a repeated pung code, which no reading has, is left 0)."""
+    out = np.zeros(_BIN[3, none + 4], dtype=np.uint32)
+    fan = np.zeros(N_FANS, dtype=np.uint8)
+    ref = np.zeros(4, dtype=np.int64)
+    for d in range(none + 1):
+        for c in range(d + 1):
+            for b in range(c + 1):
+                for a in range(b + 1):
+                    if not chows and (a == b < none or b == c < none or c == d < none):
+                        continue  # a reading holds one pung of a kind at most
+                    n = 0
+                    for x in (a, b, c, d):
+                        if x != none:
+                            ref[n] = (x // 7) * 9 + x % 7 if chows else x
+                            n += 1
+                    fan[:] = 0
+                    if chows:
+                        _chow_fans(fan, ref, n)
+                    else:
+                        _pung_fans(fan, ref, n)
+                    out[_rank4(a, b, c, d)] = _pack_fans(fan)
+    return out
+
+
+def build_combination_tables() -> tuple[np.ndarray, np.ndarray]:
+    """The set-combination tables from their definitions (the functions above).
+
+    Returns ``(chows, pungs)``: uint32 entries (:func:`_pack_fans`) indexed by the
+    rank of a reading's sorted chow codes and pung codes. The scorer uses the copy
+    shipped in ``mjstats/data/mcr-combinations.npz`` (compiling this builder
+    would add seconds to every cold start); the test suite checks that the two are
+    equal, and :func:`write_combination_tables` remakes the file.
+
+    Examples
+    --------
+    >>> chows, pungs = build_combination_tables()
+    >>> chows.shape, pungs.shape  # multisets of 4 of 22 chow and 35 pung codes
+    ((12650,), (73815,))
+    >>> bool((chows == _CHOW_FANS).all() and (pungs == _PUNG_FANS).all())  # the shipped copy
+    True
+    """
+    return _multiset_table(_CHOW_NONE, True), _multiset_table(_PUNG_NONE, False)
+
+
+def _combinations_path():
+    from importlib import resources
+
+    return resources.files("mjstats").joinpath("data", "mcr-combinations.npz")
+
+
+def write_combination_tables(path=None) -> None:
+    """Remake the shipped set-combination tables (after changing a definition)."""
+    chows, pungs = build_combination_tables()
+    np.savez_compressed(_combinations_path() if path is None else path, chows=chows, pungs=pungs)
+
+
+def _load_combination_tables() -> tuple[np.ndarray, np.ndarray]:
+    with _combinations_path().open("rb") as fh, np.load(fh) as z:
+        chows, pungs = z["chows"], z["pungs"]
+    if chows.shape != (_BIN[3, _CHOW_NONE + 4],) or pungs.shape != (_BIN[3, _PUNG_NONE + 4],):
+        raise RuntimeError(
+            "mjstats/data/mcr-combinations.npz does not fit this version of mjstats; "
+            "remake it with mjstats.kernels.mcr.write_combination_tables()"
+        )
+    chows.setflags(write=False)
+    pungs.setflags(write=False)
+    return chows, pungs
+
+
+_CHOW_FANS, _PUNG_FANS = _load_combination_tables()
+
+
+@hjit
+def _add_packed(fan, e):
+    """Add a packed table entry's fans (:func:`_pack_fans`) to ``fan``."""
+    fan[e & 127] += (e >> 7) & 3
+    fan[(e >> 9) & 127] += (e >> 16) & 3
+    fan[(e >> 18) & 127] += (e >> 25) & 3
+
+
 # ---------------------------------------------------------------- tile-level fans
 @hjit
 def _win_flag_fans(fan, sd, t4, kong, wall):
-    if t4:
-        fan[LAST_TILE] = 1
-    if wall:
-        if sd:
-            fan[LAST_TILE_DRAW] = 1
-        else:
-            fan[LAST_TILE_CLAIM] = 1
-    if kong:
-        if sd:
-            fan[OUT_WITH_REPLACEMENT_TILE] = 1
-        else:
-            fan[ROBBING_THE_KONG] = 1
-            fan[LAST_TILE] = 0
-    if sd:
-        fan[SELF_DRAWN] = 1
+    """Win-flag fans (all stored, no branches: self-drawn is a coin toss on random
+    hands). 抢杠和 cancels 和绝张."""
+    rob = kong & (not sd)
+    fan[LAST_TILE] = t4 & (not rob)
+    fan[LAST_TILE_DRAW] = wall & sd
+    fan[LAST_TILE_CLAIM] = wall & (not sd)
+    fan[OUT_WITH_REPLACEMENT_TILE] = kong & sd
+    fan[ROBBING_THE_KONG] = rob
+    fan[SELF_DRAWN] = sd
 
 
 @hjit
@@ -643,42 +874,24 @@ def _suit_fans(fan, pm):
 @hjit
 def _trait_fans(fan, pm):
     """断幺, 推不倒, 绿一色, 字一色, 清幺九, 混幺九 from the presence mask."""
-    simples = (pm & _ORPHANS) == 0
-    if simples:
-        fan[ALL_SIMPLES] = 1
-    if (pm & ~_REVERSIBLE_MASK) == 0:
-        fan[REVERSIBLE_TILES] = 1
-    if (pm & ~_GREEN_MASK) == 0:
-        fan[ALL_GREEN] = 1
-    if not simples:
-        if (pm & ~_HONORS) == 0:
-            fan[ALL_HONORS] = 1
-        elif (pm & ~_TERMINALS) == 0:
-            fan[ALL_TERMINALS] = 1
-        elif (pm & ~_ORPHANS) == 0:
-            fan[ALL_TERMINALS_AND_HONORS] = 1
+    orphans_only = (pm & ~_ORPHANS) == 0
+    honors_only = (pm & ~_HONORS) == 0
+    terminals_only = (pm & ~_TERMINALS) == 0
+    fan[ALL_SIMPLES] = (pm & _ORPHANS) == 0
+    fan[REVERSIBLE_TILES] = (pm & ~_REVERSIBLE_MASK) == 0
+    fan[ALL_GREEN] = (pm & ~_GREEN_MASK) == 0
+    fan[ALL_HONORS] = honors_only
+    fan[ALL_TERMINALS] = terminals_only
+    fan[ALL_TERMINALS_AND_HONORS] = orphans_only & (not honors_only) & (not terminals_only)
 
 
 @hjit
 def _range_fans(fan, pm):
-    """全小/小于五, 全大/大于五, 全中 (numbered tiles only) from the presence mask."""
-    if pm & _HONORS:
-        return
+    """全小/小于五, 全大/大于五, 全中 (numbered tiles only) from the presence mask:
+    one lookup by the ranks present (none when honours are present)."""
     rm = (pm | (pm >> 9) | (pm >> 18)) & 0x1FF
-    if rm == 0:
-        return
-    if rm & ~0xF == 0:
-        if rm & 0x8:
-            fan[LOWER_FOUR] = 1
-        else:
-            fan[LOWER_TILES] = 1
-    elif rm & 0x1F == 0:
-        if rm & 0x20:
-            fan[UPPER_FOUR] = 1
-        else:
-            fan[UPPER_TILES] = 1
-    elif rm & ~0x38 == 0:
-        fan[MIDDLE_TILES] = 1
+    e = _RANGE_FANS[rm * ((pm & _HONORS) == 0)]
+    fan[e & 127] += e >> 7
 
 
 @hjit
@@ -846,28 +1059,53 @@ def _base_fans(fan, sd, t4, kong, wall, n_melded, pm, all34, n_kongs):
     for f in range(N_FANS):
         fan[f] = 0
     _win_flag_fans(fan, sd, t4, kong, wall)
-    if n_melded == 0:
-        if sd:
-            fan[FULLY_CONCEALED_HAND] = 1
-        else:
-            fan[CONCEALED_HAND] = 1
-    elif n_melded == 4:
-        if sd:
-            fan[SELF_DRAWN] = 1
-        else:
-            fan[MELDED_HAND] = 1
-    elif sd:
-        fan[SELF_DRAWN] = 1
+    concealed = n_melded == 0
+    fan[FULLY_CONCEALED_HAND] = concealed & sd
+    fan[CONCEALED_HAND] = concealed & (not sd)
+    fan[MELDED_HAND] = (n_melded == 4) & (not sd)
     _suit_fans(fan, pm)
     _trait_fans(fan, pm)
     _range_fans(fan, pm)
     hog = 0
     for t in range(34):
-        if all34[t] == 4:
-            hog += 1
-    hog -= n_kongs
-    if hog > 0:
-        fan[TILE_HOG] = hog
+        hog += all34[t] == 4
+    fan[TILE_HOG] = hog - n_kongs
+
+
+@hjit
+def _sort4(a, b, c, d):
+    """The four values ascending (a sorting network: no data-dependent branches)."""
+    a, b = min(a, b), max(a, b)
+    c, d = min(c, d), max(c, d)
+    a, c = min(a, c), max(a, c)
+    b, d = min(b, d), max(b, d)
+    b, c = min(b, c), max(b, c)
+    return np.int64(a), np.int64(b), np.int64(c), np.int64(d)
+
+
+@hjit
+def _terminal_chows(fan, c0, c1, c2, c3, ps):
+    """一色双龙会 / 三色双龙会 of four sorted chow codes with a pair of 5s in
+    reference suit ``ps`` (123 + 789 twice in the pair's suit, or once in each of
+    the two other suits); True when one of them was scored."""
+    lo = 7 * ps  # chow code of 123 in the pair's suit
+    if c0 == lo and c1 == lo and c2 == lo + 6 and c3 == lo + 6:
+        fan[PURE_TERMINAL_CHOWS] = 1
+        return True
+    a = c0 // 7
+    b = c2 // 7
+    if (
+        c0 == 7 * a
+        and c1 == c0 + 6
+        and c2 == 7 * b
+        and c3 == c2 + 6
+        and a != b
+        and a != ps
+        and b != ps
+    ):
+        fan[THREE_SUITED_TERMINAL_CHOWS] = 1
+        return True
+    return False
 
 
 # ---------------------------------------------------------------- one regular division
@@ -885,121 +1123,50 @@ def _score_division(
     if copy_base:
         for f in range(N_FANS):
             fan[f] = base[f]
-    # one pass over the sets: combination codes, kong/pung counts, per-set traits,
-    # wait positions; the concealed-pung rule on a discard is applied after it
-    win_in_chow = False
+    # One pass over the sets, each a _SET_INFO row: its codes, the counters summed
+    # in `acc`, traits, where the winning tile sits. No branch on the set kinds.
+    win_in_chow = False  # in a concealed chow
     win_pung = False  # a concealed (non-kong) pung of the winning tile
     edge = False
     closed = False
-    has_wind_pung = False
     traits = _TRAITS[2, pair]  # a pair has a pung's traits
-    nc = 0
-    npg = 0
-    mk = 0
-    ck = 0
-    cp = 0
+    acc = 0
     for i in range(4):
-        k = sets[i, 0]
-        t = sets[i, 1]
-        if k == 1:
-            tmp[nc] = _REF_CODE[t]
-            nc += 1
-            r = t % 9
-            if sets[i, 2] == 0 and win_tile >= t and win_tile <= t + 2:
-                win_in_chow = True
-                if win_tile == t + 1:
-                    closed = True
-                elif (win_tile == t + 2 and r == 0) or (win_tile == t and r == 6):
-                    edge = True
-        else:
-            tmp[4 + npg] = _REF_CODE[t]
-            npg += 1
-            if k == 3:
-                if sets[i, 2]:
-                    mk += 1
-                else:
-                    ck += 1
-            elif sets[i, 2] == 0:
-                cp += 1
-                if t == win_tile:
-                    win_pung = True
-            _pung_fan(fan, t)
-            if t >= 27 and t <= 30:
-                has_wind_pung = True
+        k = np.int64(sets[i, 0])
+        t = np.int64(sets[i, 1])
+        row = _SET_INFO[2 * k + sets[i, 2], t]
+        tmp[i] = row & 255  # chow code
+        tmp[4 + i] = (row >> 8) & 255  # pung code
+        acc += row
+        d = win_tile - t
+        r = t % 9
+        inside = ((row >> _SI_CONCEALED_CHOW) & 1 == 1) & (d >= 0) & (d <= 2)
+        win_in_chow |= inside
+        closed |= inside & (d == 1)
+        edge |= inside & (((d == 2) & (r == 0)) | ((d == 0) & (r == 6)))
+        win_pung |= ((row >> _SI_CONCEALED_PUNG) & 1 == 1) & (d == 0)
         traits &= _TRAITS[k, t]
+    npg = (acc >> _SI_PUNGS) & 15
+    cp = (acc >> _SI_CONCEALED_PUNGS) & 15
+    fan[DRAGON_PUNG] += (acc >> _SI_DRAGON_PUNGS) & 15
+    fan[PUNG_OF_TERMINALS_OR_HONORS] += (acc >> _SI_TERMINAL_PUNGS) & 15
     if win_pung and not sd and not win_in_chow:
         cp -= 1  # the discard completed that pung: it counts as melded
     if npg > 0:
+        mk = (acc >> _SI_MELDED_KONGS) & 15
+        ck = (acc >> _SI_CONCEALED_KONGS) & 15
         _kong_fans(fan, mk, ck, cp, opts)
         if npg == 4 and fan[FOUR_KONGS] == 0 and fan[FOUR_CONCEALED_PUNGS] == 0:
             fan[ALL_PUNGS] = 1
-    # sort chow codes tmp[0:nc] and pung codes tmp[4:4+npg]
-    for i in range(1, nc):
-        v = tmp[i]
-        j = i - 1
-        while j >= 0 and tmp[j] > v:
-            tmp[j + 1] = tmp[j]
-            j -= 1
-        tmp[j + 1] = v
-    for i in range(1, npg):
-        v = tmp[4 + i]
-        j = i - 1
-        while j >= 0 and tmp[4 + j] > v:
-            tmp[4 + j + 1] = tmp[4 + j]
-            j -= 1
-        tmp[4 + j + 1] = v
+    # set-combination fans: two table lookups (双龙会 also needs the pair)
+    c0, c1, c2, c3 = _sort4(tmp[0], tmp[1], tmp[2], tmp[3])
+    p0, p1, p2, p3 = _sort4(tmp[4], tmp[5], tmp[6], tmp[7])
+    _add_packed(fan, _PUNG_FANS[_rank4(p0, p1, p2, p3)])
     pr = _REF_CODE[pair]
-    if nc == 4:
-        c0 = tmp[0]
-        c1 = tmp[1]
-        c2 = tmp[2]
-        c3 = tmp[3]
-        done = False
-        if pr < 27 and pr % 9 == 4:
-            # 三色双龙会 / 一色双龙会: 123 + 789 in two suits, or twice in one suit, pair 5
-            ps = pr // 9
-            if c0 // 9 == ps and c3 // 9 == ps:
-                if c0 % 9 == 0 and c1 % 9 == 0 and c2 % 9 == 6 and c3 % 9 == 6:
-                    fan[PURE_TERMINAL_CHOWS] = 1
-                    done = True
-            elif (
-                c0 // 9 == c1 // 9
-                and c2 // 9 == c3 // 9
-                and c0 // 9 != c2 // 9
-                and c0 // 9 != ps
-                and c2 // 9 != ps
-                and c0 % 9 == 0
-                and c1 % 9 == 6
-                and c2 % 9 == 0
-                and c3 % 9 == 6
-            ):
-                fan[THREE_SUITED_TERMINAL_CHOWS] = 1
-                done = True
-        if not done:
-            _four_chows(fan, c0, c1, c2, c3)
-        if pr < 27:
-            fan[ALL_CHOWS] = 1
-    elif nc == 3:
-        _three_chows(fan, tmp[0], tmp[1], tmp[2])
-    elif nc == 2:
-        g = _chow_pair_fan(tmp[0], tmp[1])
-        if g >= 0:
-            fan[g] += 1
-        g = _pung_pair_fan(tmp[4], tmp[5])
-        if g >= 0:
-            fan[g] += 1
-    elif nc == 1:
-        f = _three_pung_fan(tmp[4], tmp[5], tmp[6])
-        if f >= 0:
-            fan[f] = 1
-        else:
-            for i in range(3):
-                for j in range(i + 1, 3):
-                    g = _pung_pair_fan(tmp[4 + i], tmp[4 + j])
-                    if g >= 0:
-                        fan[g] += 1
-    else:
-        _four_pungs(fan, tmp[4:8])
+    if not (npg == 0 and pr < 27 and pr % 9 == 4 and _terminal_chows(fan, c0, c1, c2, c3, pr // 9)):
+        _add_packed(fan, _CHOW_FANS[_rank4(c0, c1, c2, c3)])
+    if npg == 0 and pr < 27:
+        fan[ALL_CHOWS] = 1
     # pair-dependent
     if fan[TWO_DRAGONS_PUNGS] and pair >= 31:
         fan[LITTLE_THREE_DRAGONS] = 1
@@ -1022,7 +1189,7 @@ def _score_division(
         elif pair == win_tile:
             fan[SINGLE_WAIT] = 1
     _exclusions(fan)
-    if has_wind_pung and fan[BIG_FOUR_WINDS] == 0:
+    if (acc >> _SI_WIND_PUNGS) & 15 and fan[BIG_FOUR_WINDS] == 0:
         for i in range(4):
             t = sets[i, 1]
             if sets[i, 0] >= 2 and t >= 27 and t <= 30:
