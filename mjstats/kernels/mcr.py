@@ -23,10 +23,11 @@ Pipeline for one hand (:func:`score_hand`):
    has 一色三同顺 or 三同刻, or if the current best is seven pairs.
 
 The reading scorer works from tables rather than branches on set kinds (on
-random hands those branches are unpredictable and were most of its cost): each
-set is a :data:`_SET_INFO` row, and the set-combination fans are two lookups,
-by the sorted multiset of the chows and of the pungs, in tables made from the
-combination functions below (:func:`build_combination_tables`) and shipped in
+random hands those branches are unpredictable, and a mispredicted branch costs
+more than a table load): each set is a :data:`_SET_INFO` row, and the
+set-combination fans are two lookups, by the sorted multiset of the chows and
+of the pungs, in tables made from the combination functions below
+(:func:`build_combination_tables`) and shipped in
 ``mjstats/data/mcr-combinations.npz``.
 
 Flowers are added by the caller (:func:`score_rows`) after the choice.
@@ -391,22 +392,6 @@ def new_work(table):
         np.zeros(MAX_DECOMPOSITIONS, dtype=np.uint8),  # pairs
         np.zeros(8, dtype=np.uint8),  # gbuf
     )
-
-
-# ---------------------------------------------------------------- small predicates
-@hjit
-def _is_terminal(t):
-    return t < 27 and (t % 9 == 0 or t % 9 == 8)
-
-
-@hjit
-def _is_wind(t):
-    return t >= 27 and t <= 30
-
-
-@hjit
-def _is_dragon(t):
-    return t >= 31
 
 
 # ---------------------------------------------------------------- set combinations
