@@ -1029,11 +1029,16 @@ def _kong_fans(fan, mk, ck, cp, opts):
 
 
 @hjit
-def _pung_fan(fan, t):
-    if t >= 31:
-        fan[DRAGON_PUNG] += 1
-    elif t >= 27 or t % 9 == 0 or t % 9 == 8:
-        fan[PUNG_OF_TERMINALS_OR_HONORS] += 1
+def _pung_kong_fans(fan, acc, cp, opts):
+    """箭刻 and 幺九刻 counts, kong and concealed-pung fans of summed
+    :data:`_SET_INFO` rows ``acc`` (a reading's, or one set's); ``cp`` is the
+    concealed pungs, after the caller's rule for a pung completed by a discard."""
+    fan[DRAGON_PUNG] += (acc >> _SI_DRAGON_PUNGS) & 15
+    fan[PUNG_OF_TERMINALS_OR_HONORS] += (acc >> _SI_TERMINAL_PUNGS) & 15
+    if (acc >> _SI_PUNGS) & 15:
+        mk = (acc >> _SI_MELDED_KONGS) & 15
+        ck = (acc >> _SI_CONCEALED_KONGS) & 15
+        _kong_fans(fan, mk, ck, cp, opts)
 
 
 @hjit
@@ -1133,16 +1138,11 @@ def _score_division(
         traits &= _TRAITS[k, t]
     npg = (acc >> _SI_PUNGS) & 15
     cp = (acc >> _SI_CONCEALED_PUNGS) & 15
-    fan[DRAGON_PUNG] += (acc >> _SI_DRAGON_PUNGS) & 15
-    fan[PUNG_OF_TERMINALS_OR_HONORS] += (acc >> _SI_TERMINAL_PUNGS) & 15
     if win_pung and not sd and not win_in_chow:
         cp -= 1  # the discard completed that pung: it counts as melded
-    if npg > 0:
-        mk = (acc >> _SI_MELDED_KONGS) & 15
-        ck = (acc >> _SI_CONCEALED_KONGS) & 15
-        _kong_fans(fan, mk, ck, cp, opts)
-        if npg == 4 and fan[FOUR_KONGS] == 0 and fan[FOUR_CONCEALED_PUNGS] == 0:
-            fan[ALL_PUNGS] = 1
+    _pung_kong_fans(fan, acc, cp, opts)
+    if npg == 4 and fan[FOUR_KONGS] == 0 and fan[FOUR_CONCEALED_PUNGS] == 0:
+        fan[ALL_PUNGS] = 1
     # set-combination fans: two table lookups (双龙会 also needs the pair)
     c0, c1, c2, c3 = _sort4(tmp[0], tmp[1], tmp[2], tmp[3])
     p0, p1, p2, p3 = _sort4(tmp[4], tmp[5], tmp[6], tmp[7])
@@ -1491,11 +1491,8 @@ def _score_knitted_straight(
         if pair < 27:
             fan[ALL_CHOWS] = 1
     else:
-        mk = 1 if (set_kind == 3 and set_melded) else 0
-        ck = 1 if (set_kind == 3 and not set_melded) else 0
-        cp = 1 if (set_kind == 2 and not set_melded) else 0
-        _kong_fans(fan, mk, ck, cp, opts)
-        _pung_fan(fan, set_tile)
+        row = _SET_INFO[2 * set_kind + set_melded, set_tile]
+        _pung_kong_fans(fan, row, (row >> _SI_CONCEALED_PUNGS) & 15, opts)
     _win_flag_fans(fan, sd, t4, kong, wall)
     if n_melds == 0 or (set_kind == 3 and not set_melded):
         if sd:
