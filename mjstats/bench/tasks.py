@@ -78,7 +78,9 @@ QUICK = Sizes(
     slow_peer_hands=300,
     score_hands=100_000,
     peer_score_hands=1_000,
-    repeat=3,
+    # best of 5, as at full size: on a shared machine three 50 ms runs are few
+    # to find a quiet moment for both sides of a comparison
+    repeat=5,
     min_time=0.05,
     exact_chunks=8,
     dealt_hands=20_000,
@@ -89,7 +91,8 @@ QUICK = Sizes(
     records_copies=100,
     startup_repeat=1,
 )
-"""Sizes of ``mjstats bench --quick`` (about 2 minutes, most of it the cold start)."""
+"""Sizes of ``mjstats bench --quick`` (about a minute, most of it the cold-start
+task; 3-4 minutes after a change to the kernels, which are then compiled again)."""
 
 FULL = Sizes(
     hands=2_000_000,

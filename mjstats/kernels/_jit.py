@@ -82,6 +82,8 @@ def _typed_without_literals(njit):
 
     def decorate(fn):
         dispatcher = njit(fn)
+        if numba.config.DISABLE_JIT:  # njit returned the Python function itself
+            return dispatcher
         plain = dispatcher.get_call_template
 
         def get_call_template(args, kws):

@@ -1879,7 +1879,7 @@ def context_problems(concealed, melds, win_tile, self_drawn, last_of_kind, kong_
 # inlined, the loop also keeps the scratch arrays' fields in registers. 8-10%
 # faster on one thread (alternated timings on the same 100k mixed or concealed
 # hands). The studies call the compiled _score_hand through score_hand.
-_score_hand_inlined = ijit(_score_hand.py_func)
+_score_hand_inlined = ijit(getattr(_score_hand, "py_func", _score_hand))  # no py_func without JIT
 
 
 @jit
