@@ -78,8 +78,7 @@ QUICK = Sizes(
     slow_peer_hands=300,
     score_hands=100_000,
     peer_score_hands=1_000,
-    # best of 5, as at full size: on a shared machine three 50 ms runs are few
-    # to find a quiet moment for both sides of a comparison
+    # best of 5 as at full size, so both sizes use the same estimator
     repeat=5,
     min_time=0.05,
     exact_chunks=8,
