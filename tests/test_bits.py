@@ -1,4 +1,6 @@
-"""``popcount``: the hardware instruction in kernels, ``int.bit_count`` without the JIT."""
+"""``bits``: ``popcount`` (the hardware instruction in kernels, ``int.bit_count``
+without the JIT) and the 34-tile vector helpers ``tile_summary`` and ``copy_tiles``
+(vector code in kernels, numpy without the JIT), checked against numpy."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mjstats.kernels._jit import jit
-from mjstats.kernels.bits import popcount
+from mjstats.kernels.bits import copy_tiles, popcount, tile_summary
 
 
 @jit
@@ -39,10 +41,71 @@ def test_popcount_of_each_integer_type():
 def test_popcount_without_the_jit():
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     code = (
-        "import numpy as np; from mjstats.kernels.bits import popcount; "
+        "import numpy as np; from mjstats.kernels.bits import copy_tiles, popcount, tile_summary; "
         "print(popcount(np.uint8(177)), popcount(2**40 - 1), popcount(0))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     assert out.stdout.split() == ["4", "40", "0"]
+
+
+@jit
+def _summaries(rows, out):
+    for i in range(rows.shape[0]):
+        out[i] = tile_summary(rows[i])
+
+
+@jit
+def _copies(rows, out):
+    for i in range(rows.shape[0]):
+        copy_tiles(rows[i], out[i])
+
+
+def _expected_summary(row):
+    c = row.astype(np.int64)
+    bits = np.int64(1) << np.arange(34, dtype=np.int64)
+    return [int(bits[m].sum()) for m in (c > 0, c % 2 == 1, c > 1, c == 4)] + [int(c.sum())]
+
+
+_ROWS = st.lists(st.lists(st.integers(0, 4), min_size=34, max_size=34), min_size=1, max_size=20)
+
+
+@given(_ROWS)
+def test_tile_summary_in_a_kernel(rows):
+    # rows of a 2-D batch, as the scorer reads them; tiles 32 and 33 come from
+    # the second, 2-byte load
+    a = np.array(rows, dtype=np.uint8)
+    out = np.zeros((len(a), 5), dtype=np.int64)
+    _summaries(a, out)
+    assert out.tolist() == [_expected_summary(r) for r in a]
+
+
+@given(_ROWS)
+def test_copy_tiles_in_a_kernel_copies_34_counts_and_nothing_else(rows):
+    a = np.array(rows, dtype=np.uint8)
+    out = np.full((len(a), 40), 0xEE, dtype=np.uint8)  # 6 bytes past each row's 34
+    _copies(a, out)
+    assert (out[:, :34] == a).all() and (out[:, 34:] == 0xEE).all()
+
+
+def test_tile_summary_extremes():
+    for row in (np.zeros(34, np.uint8), np.full(34, 4, np.uint8)):
+        out = np.zeros((1, 5), dtype=np.int64)
+        _summaries(row[None], out)
+        assert out[0].tolist() == _expected_summary(row)
+
+
+def test_tile_helpers_without_the_jit():
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    code = (
+        "import numpy as np; from mjstats.kernels.bits import tile_summary, copy_tiles; "
+        "c = np.zeros(34, np.uint8); c[[0, 1, 33]] = [2, 1, 4]; d = np.zeros(34, np.uint8); "
+        "copy_tiles(c, d); print(*tile_summary(c), int((c == d).all()))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == [
+        str(x) for x in _expected_summary(np.array([2, 1] + [0] * 31 + [4], np.uint8))
+    ] + ["1"]

@@ -195,6 +195,25 @@ def test_batch_result_shapes_and_table():
         r.to_frame("some")
 
 
+@pytest.mark.parametrize("flowers_count", [False, True])
+def test_batch_legal_is_the_minimum_rule(flowers_count):
+    # the kernel decides legality; here it is recomputed from the totals and fan
+    # counts by the rule's definition: complete, and at least `minimum` points,
+    # flower points counted only under the option
+    rs = get_ruleset("mcr", flowers_count_toward_minimum=flowers_count)
+    r = mjstats.score_batch(HandBatch(**generate_wins(scaled(3000), SEED).as_dict()), ruleset=rs)
+    flower_points = sum(
+        r.fan_counts[:, rs.fan_id(k)].astype(np.int32) * int(rs.points[rs.fan_id(k)])
+        for k in rs.flower_fans
+    )
+    base = r.total.astype(np.int32) - (0 if flowers_count else flower_points)
+    expect = (r.total >= 0) & (base >= rs.minimum)
+    assert (r.legal == expect).all()
+    # the sample holds hands the option decides: below the minimum without their flowers
+    decided = (r.total >= rs.minimum) & (r.total - flower_points < rs.minimum)
+    assert decided.any() and r.legal[decided].all() == flowers_count
+
+
 def test_batch_equals_single_hand_scores():
     w = generate_wins(scaled(300), SEED)
     batch = HandBatch(**w.as_dict())

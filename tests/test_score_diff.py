@@ -55,7 +55,10 @@ def _kernel(w):
             "flowers",
         )
     ]
-    score_rows(*args, 3, total, fans, form, np.zeros((0, 8, 4), np.uint8), suit_table())
+    legal = np.empty(len(total), dtype=np.bool_)
+    score_rows(
+        *args, 3, 8, False, total, fans, form, legal, np.zeros((0, 8, 4), np.uint8), suit_table()
+    )
     return total, fans, form
 
 

@@ -10,9 +10,11 @@ naive oracle (``two_player_naive``), and ``score_batch`` = ``score``.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import numpy as np
+import pytest
 from conftest import SEED, scaled
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -156,6 +158,27 @@ def _check(hand: Hand) -> None:
 @given(st.integers(0, 2**63 - 1))
 def test_random_hands_properties(seed):
     _check(random_two_player_hand(random.Random(seed)))
+
+
+@pytest.mark.parametrize("flowers_count", [False, True])
+def test_batch_legal_is_the_minimum_rule(flowers_count):
+    # The game has no minimum (0). Under a house minimum that some hands reach
+    # only with their flowers, legal is decided on the total, less the five
+    # flower fans' points when the option is off.
+    r = random.Random(SEED + 1)
+    b = mjstats.HandBatch.from_hands([random_two_player_hand(r) for _ in range(scaled(600))])
+    flower = [RS.fan_id(k) for k in RS.flower_fans]
+    first = mjstats.score_batch(b, ruleset="two-player")
+    points = first.fan_counts[:, flower].astype(np.int64) @ RS.points[flower]
+    minimum = int(first.total[points > 0].min())  # that hand's own points fall short
+    rs = dataclasses.replace(
+        get_ruleset("two-player", flowers_count_toward_minimum=flowers_count), minimum=minimum
+    )
+    res = mjstats.score_batch(b, ruleset=rs)
+    base = res.total - (0 if flowers_count else points)
+    assert (res.legal == ((res.total >= 0) & (base >= minimum))).all()
+    decided = (res.total >= minimum) & (res.total - points < minimum)
+    assert decided.any() and res.legal[decided].all() == flowers_count
 
 
 def test_batch_equals_single_and_oracle():

@@ -1,21 +1,36 @@
-"""Bit tricks shared by the kernels."""
+"""Bit tricks and 34-tile vector helpers shared by the kernels."""
 
 from __future__ import annotations
 
 import numba
 import numpy as np
 from numba import types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 from mjstats.kernels._jit import ijit
 
-__all__ = ["popcount"]
+__all__ = ["copy_tiles", "popcount", "tile_summary"]
 
 
 if numba.config.DISABLE_JIT:  # kernels run as Python (coverage, debugging)
 
     def _ctpop(x):
         return int(x).bit_count()
+
+    def _summary(counts):
+        c = np.asarray(counts[:34], dtype=np.int64)
+        weights = np.int64(1) << np.arange(34, dtype=np.int64)
+        return (
+            int(((c != 0) * weights).sum()),
+            int(((c & 1) * weights).sum()),
+            int(((c > 1) * weights).sum()),
+            int(((c == 4) * weights).sum()),
+            int(c.sum()),
+        )
+
+    def _copy34(src, dst):
+        dst[:34] = src[:34]
 
 else:
 
@@ -38,6 +53,96 @@ else:
 
         return types.int64(types.int64), codegen
 
+    def _tile_array(arr):
+        return (
+            isinstance(arr, types.Array)
+            and arr.dtype == types.uint8
+            and arr.ndim == 1
+            and arr.layout == "C"
+        )
+
+    def _pointers34(context, builder, arrty, arr):
+        """Pointers to the 34 counts as a 32-byte vector and a 2-byte vector."""
+        from llvmlite import ir
+
+        data = context.make_array(arrty)(context, builder, arr).data
+        i8 = ir.IntType(8)
+        tail = builder.gep(data, [ir.Constant(ir.IntType(64), 32)])
+        return (
+            builder.bitcast(data, ir.VectorType(i8, 32).as_pointer()),
+            builder.bitcast(tail, ir.VectorType(i8, 2).as_pointer()),
+        )
+
+    @intrinsic
+    def _summary(typingctx, counts):
+        """Masks and sum of 34 tile counts from two vector loads: each mask is a
+        byte compare and a mask extraction (vpcmpeqb, vpmovmskb on AVX2), the
+        sum a horizontal add. LLVM unrolled the scalar loop into about four
+        instructions a tile."""
+        if not _tile_array(counts):
+            return None
+
+        def codegen(context, builder, signature, args):
+            from llvmlite import ir
+
+            vectors = [
+                builder.load(p, align=1)
+                for p in _pointers34(context, builder, signature.args[0], args[0])
+            ]
+            i64 = ir.IntType(64)
+
+            def mask(bits_of):  # bits_of(vector of n counts) -> n bits
+                lo, hi = (
+                    builder.zext(builder.bitcast(bits_of(v), ir.IntType(v.type.count)), i64)
+                    for v in vectors
+                )
+                return builder.or_(lo, builder.shl(hi, ir.Constant(i64, 32)))
+
+            def compare(op, value):
+                return lambda v: builder.icmp_unsigned(
+                    op, v, ir.Constant(v.type, [value] * v.type.count)
+                )
+
+            def lowest_bit(v):
+                return builder.trunc(v, ir.VectorType(ir.IntType(1), v.type.count))
+
+            total = ir.Constant(i64, 0)
+            for v in vectors:
+                add = cgutils.get_or_insert_function(
+                    builder.module,
+                    ir.FunctionType(ir.IntType(8), [v.type]),
+                    f"llvm.vector.reduce.add.v{v.type.count}i8",
+                )
+                total = builder.add(total, builder.zext(builder.call(add, [v]), i64))
+            values = (
+                mask(compare("!=", 0)),
+                mask(lowest_bit),
+                mask(compare(">", 1)),
+                mask(compare("==", 4)),
+                total,
+            )
+            return context.make_tuple(builder, signature.return_type, values)
+
+        return types.UniTuple(types.int64, 5)(counts), codegen
+
+    @intrinsic
+    def _copy34(typingctx, src, dst):
+        """Copy 34 tile counts with two vector loads and two stores (LLVM
+        unrolled the loop into a byte load and a byte store a tile: it cannot
+        tell that the two arrays do not overlap)."""
+        if not (_tile_array(src) and _tile_array(dst)):
+            return None
+
+        def codegen(context, builder, signature, args):
+            sources = _pointers34(context, builder, signature.args[0], args[0])
+            targets = _pointers34(context, builder, signature.args[1], args[1])
+            vectors = [builder.load(p, align=1) for p in sources]
+            for v, p in zip(vectors, targets, strict=True):
+                builder.store(v, p, align=1)
+            return context.get_dummy_value()
+
+        return types.none(src, dst), codegen
+
 
 @ijit
 def popcount(x):
@@ -50,3 +155,37 @@ def popcount(x):
     4
     """
     return _ctpop(np.int64(x))
+
+
+@ijit
+def tile_summary(counts):
+    """``(present, odd, multi, four, total)`` of 34 tile counts (a C-contiguous
+    uint8 array; counts 0-4): bit t of ``present`` is set when tile t is held,
+    of ``odd`` when an odd number of times, of ``multi`` when more than once, of
+    ``four`` when four times; ``total`` is the number of tiles.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> c = np.zeros(34, np.uint8); c[[0, 1, 33]] = [2, 1, 4]
+    >>> present, odd, multi, four, total = tile_summary(c)
+    >>> [[t for t in range(34) if m >> t & 1] for m in (present, odd, multi, four)]
+    [[0, 1, 33], [1], [0, 33], [33]]
+    >>> total
+    7
+    """
+    return _summary(counts)
+
+
+@ijit
+def copy_tiles(src, dst):
+    """Copy 34 tile counts (C-contiguous uint8 arrays) from ``src`` to ``dst``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a = np.arange(34, dtype=np.uint8); b = np.zeros(34, np.uint8)
+    >>> copy_tiles(a, b); bool((a == b).all())
+    True
+    """
+    _copy34(src, dst)

@@ -46,7 +46,7 @@ import numpy as np
 from numba import prange
 
 from mjstats.kernels._jit import hjit, ijit, jit, pjit
-from mjstats.kernels.bits import popcount
+from mjstats.kernels.bits import copy_tiles, popcount, tile_summary
 from mjstats.kernels.decompose import (
     KNITTED,
     MAX_DECOMPOSITIONS,
@@ -1056,10 +1056,7 @@ def _base_fans(fan, sd, t4, kong, wall, n_melded, pm, all34, n_kongs):
     _suit_fans(fan, pm)
     _trait_fans(fan, pm)
     _range_fans(fan, pm)
-    hog = 0
-    for t in range(34):
-        hog += all34[t] == 4
-    fan[TILE_HOG] = hog - n_kongs
+    fan[TILE_HOG] = popcount(tile_summary(all34)[3]) - n_kongs
 
 
 @hjit
@@ -1625,18 +1622,11 @@ def _score_hand(
     n_kongs = 0
     has_kong = False
     meld_w = 0
-    n_conc = 0
-    pm_c = 0
-    odd_c = 0
-    multi = False  # some kind held more than once
-    for t in range(34):
-        c = concealed[t]
-        all34[t] = c
-        n_conc += c
-        pm_c |= (1 if c > 0 else 0) << t
-        odd_c |= (c & 1) << t
-        if c > 1:
-            multi = True
+    # whole-vector summaries and copies (bits.py): as loops over the 34 tiles,
+    # LLVM unrolled them into several instructions a tile
+    pm_c, odd_c, multi_c, _, n_conc = tile_summary(concealed)
+    multi = multi_c != 0  # some kind held more than once
+    copy_tiles(concealed, all34)
     pm_m = 0
     for i in range(4):
         k = melds[i, 0]
@@ -1755,8 +1745,7 @@ def _score_hand(
                 fan_out[f] = fan[f]
             return total, FORM_KNITTED_STRAIGHT
     # standing tiles (without the winning tile)
-    for t in range(34):
-        standing[t] = concealed[t]
+    copy_tiles(concealed, standing)
     standing[win_tile] -= 1
     if (
         n_melds == 0
@@ -1897,16 +1886,19 @@ def _score_block(
     round_wind,
     flowers,
     opts,
+    minimum,
+    flowers_count,
     out_total,
     out_fans,
     out_form,
+    out_legal,
     out_sets,
     table,
 ):
     _score_range(
         lo, hi, concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, last_of_wall,
-        seat_wind, round_wind, flowers, opts, out_total, out_fans, out_form, out_sets,
-        new_work(table),
+        seat_wind, round_wind, flowers, opts, minimum, flowers_count, out_total, out_fans,
+        out_form, out_legal, out_sets, new_work(table),
     )  # fmt: skip
 
 
@@ -1917,11 +1909,15 @@ def _score_block(
 @hjit
 def _score_range(
     lo, hi, concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, last_of_wall,
-    seat_wind, round_wind, flowers, opts, out_total, out_fans, out_form, out_sets, work,
+    seat_wind, round_wind, flowers, opts, minimum, flowers_count, out_total, out_fans, out_form,
+    out_legal, out_sets, work,
 ):  # fmt: skip
     fan, divisions, table, sets, bsets, base, standing, all34, tmp, pairs, gbuf = work
     want_sets = out_sets.shape[0] > 0
-    for i in range(lo, hi):
+    for i_ in range(lo, hi):
+        # unsigned, so numba indexes the rows without its wraparound of negative
+        # indices (three instructions an access: 2% of the instructions a hand)
+        i = np.uint64(i_)
         total, form = _score_hand_inlined(
             concealed[i], melds[i], np.int64(win_tile[i]), bool(self_drawn[i]),
             bool(last_of_kind[i]), bool(kong_win[i]), bool(last_of_wall[i]),
@@ -1931,11 +1927,13 @@ def _score_range(
         if total < 0:
             out_total[i] = -1
             out_form[i] = FORM_NONE
+            out_legal[i] = False
         else:
             nfl = popcount(flowers[i])
             out_fans[i, FLOWER_TILES] = nfl
             out_total[i] = total + nfl
             out_form[i] = form
+            out_legal[i] = (total + nfl if flowers_count else total) >= minimum
         if want_sets:
             for a in range(8):
                 for b in range(4):
@@ -1958,9 +1956,12 @@ def score_rows(
     round_wind,
     flowers,
     opts,
+    minimum,
+    flowers_count,
     out_total,
     out_fans,
     out_form,
+    out_legal,
     out_sets,
     table,
 ):
@@ -1969,9 +1970,12 @@ def score_rows(
     Arrays are those of a ``HandBatch`` (concealed (N, 34) incl. the winning
     tile, melds (N, 4, 2), win_tile (255 = waiting hand), the four flags, winds,
     flower masks); ``opts`` a bit mask of :data:`OPT_MINGAN_GANG` and
-    :data:`OPT_KNITTED_WAIT`. Outputs: ``out_total`` int16 (N,) (-1 = not
-    complete), ``out_fans`` uint8 (N, 82) incl. the flower count, ``out_form``
-    uint8 (N,) (:data:`FORM_NAMES`), ``out_sets`` uint8 (N, 8, 4) the chosen
+    :data:`OPT_KNITTED_WAIT`; ``minimum`` the points a legal win needs, counting
+    flower points only when ``flowers_count``. Outputs: ``out_total`` int16 (N,)
+    (-1 = not complete), ``out_fans`` uint8 (N, 82) incl. the flower count,
+    ``out_form`` uint8 (N,) (:data:`FORM_NAMES`), ``out_legal`` bool (N,) (legal
+    here, where the flower count is at hand, not in a second pass over
+    ``out_fans``), ``out_sets`` uint8 (N, 8, 4) the chosen
     reading (see :func:`score_hand`), or shape (0, 8, 4) to skip it. ``table``:
     :func:`~mjstats.kernels.decompose.suit_table`.
     """
@@ -1994,9 +1998,12 @@ def score_rows(
             round_wind,
             flowers,
             opts,
+            minimum,
+            flowers_count,
             out_total,
             out_fans,
             out_form,
+            out_legal,
             out_sets,
             table,
         )

@@ -880,9 +880,12 @@ def _score_block(
     round_wind,
     flowers,
     situation,
+    minimum,
+    flowers_count,
     out_total,
     out_fans,
     out_form,
+    out_legal,
     out_sets,
     table,
 ):
@@ -906,6 +909,11 @@ def _score_block(
         )
         out_total[i] = total
         out_form[i] = form
+        if total < 0:
+            out_legal[i] = False
+        else:
+            base = total if flowers_count else total - flower_points(out_fans[i])
+            out_legal[i] = base >= minimum
         if want_sets:
             for a in range(8):
                 for b in range(4):
@@ -927,17 +935,22 @@ def score_rows(
     round_wind,
     flowers,
     situation,
+    minimum,
+    flowers_count,
     out_total,
     out_fans,
     out_form,
+    out_legal,
     out_sets,
     table,
 ):
     """Score N two-player hands in parallel (prange over blocks of rows).
 
-    Arrays are those of a ``HandBatch``; outputs ``out_total`` int16 (N,)
-    (-1 = not complete), ``out_fans`` uint8 (N, 66), ``out_form`` uint8 (N,),
-    ``out_sets`` uint8 (N, 8, 4) or shape (0, 8, 4) to skip it; ``table`` is
+    Arrays are those of a ``HandBatch``; ``minimum`` the points a legal win
+    needs, counting flower points only when ``flowers_count``. Outputs
+    ``out_total`` int16 (N,) (-1 = not complete), ``out_fans`` uint8 (N, 66),
+    ``out_form`` uint8 (N,), ``out_legal`` bool (N,), ``out_sets`` uint8
+    (N, 8, 4) or shape (0, 8, 4) to skip it; ``table`` is
     :func:`~mjstats.kernels.decompose.suit_table`.
     """
     n = concealed.shape[0]
@@ -958,9 +971,12 @@ def score_rows(
             round_wind,
             flowers,
             situation,
+            minimum,
+            flowers_count,
             out_total,
             out_fans,
             out_form,
+            out_legal,
             out_sets,
             table,
         )
