@@ -15,7 +15,8 @@ dispatcher (``--toggle-collect=*call_cfunc*``, so Python's start-up is not
 counted), and prints the difference divided by N. ``PYTHONHASHSEED`` and
 numba's CPU name and features are fixed so that both processes, and the run
 that fills the numba cache beforehand (natively: compiling under valgrind
-takes an hour), see the same machine. Needs valgrind (Debian's ``valgrind``).
+is far slower; a run that had to compile was stopped after 15 CPU minutes),
+see the same machine. Needs valgrind (Debian's ``valgrind``).
 
 Usage::
 

@@ -61,6 +61,7 @@ from mjstats.kernels.decompose import (
     suit_sets_ok,
     suit_waits_splits,
 )
+from mjstats.kernels.legality import is_legal
 
 __all__ = [
     "FORM_NAMES",
@@ -820,15 +821,6 @@ def _win_flag_fans(fan, sd, t4, kong, wall):
 
 
 @hjit
-def _presence(counts):
-    """34-bit mask of the kinds present in ``counts``."""
-    m = 0
-    for t in range(34):
-        m |= (1 if counts[t] > 0 else 0) << t
-    return m
-
-
-@hjit
 def _has_knitted(pm):
     """Some knitted sequence (组合龙) is fully present in the presence mask."""
     for k in range(6):
@@ -1347,20 +1339,16 @@ def _score_seven_pairs(conc, sd, t4, kong, wall, fan):
         fan[f] = 0
     if is_seven_shifted_pairs(conc):
         fan[SEVEN_SHIFTED_PAIRS] = 1
-        _trait_fans(fan, _presence(conc))
+        _trait_fans(fan, tile_summary(conc)[0])
         _win_flag_fans(fan, sd, t4, kong, wall)
         _exclusions(fan)
         return _finish(fan), FORM_SEVEN_SHIFTED_PAIRS
     fan[SEVEN_PAIRS] = 1
-    pm = _presence(conc)
+    pm, _, _, four, _ = tile_summary(conc)
     _suit_fans(fan, pm)
     _trait_fans(fan, pm)
     _range_fans(fan, pm)
-    hog = 0
-    for t in range(34):
-        if conc[t] == 4:
-            hog += 1
-    fan[TILE_HOG] = hog
+    fan[TILE_HOG] = popcount(four)
     _win_flag_fans(fan, sd, t4, kong, wall)
     _exclusions(fan)
     return _finish(fan), FORM_SEVEN_PAIRS
@@ -1521,13 +1509,10 @@ def _score_knitted_straight(
             elif pair == win_tile:
                 fan[SINGLE_WAIT] = 1
         rem[win_tile] += 1
-    pm = _presence(all34)
+    pm, _, _, four, _ = tile_summary(all34)
     _suit_fans(fan, pm)
     _trait_fans(fan, pm)
-    hog = 0
-    for t in range(34):
-        if all34[t] == 4:
-            hog += 1
+    hog = popcount(four)
     if set_kind == 3:
         hog -= 1
     if hog > 0:
@@ -1933,7 +1918,7 @@ def _score_range(
             out_fans[i, FLOWER_TILES] = nfl
             out_total[i] = total + nfl
             out_form[i] = form
-            out_legal[i] = (total + nfl if flowers_count else total) >= minimum
+            out_legal[i] = is_legal(total + nfl, nfl, minimum, flowers_count)
         if want_sets:
             for a in range(8):
                 for b in range(4):

@@ -17,6 +17,7 @@ import numpy as np
 from mjstats.kernels import mcr, two_player
 from mjstats.kernels._jit import ijit, jit
 from mjstats.kernels.bits import popcount
+from mjstats.kernels.legality import is_legal
 
 __all__ = ["RULESET_IDS", "KernelSpec", "kernel_spec", "new_scratch", "score_one"]
 
@@ -120,8 +121,7 @@ def score_one(
         if total < 0:
             return -1, 0, 0, False
         nfl = two_player.flower_points(fan_out)
-        legal = (total if flowers_count else total - nfl) >= minimum
-        return total, nfl, form, legal
+        return total, nfl, form, is_legal(total, nfl, minimum, flowers_count)
     base, form = mcr.score_hand(
         concealed,
         melds,
@@ -141,5 +141,4 @@ def score_one(
     nfl = popcount(flowers)
     fan_out[mcr.FLOWER_TILES] = nfl
     total = base + nfl
-    legal = (total if flowers_count else base) >= minimum
-    return total, nfl, form, legal
+    return total, nfl, form, is_legal(total, nfl, minimum, flowers_count)

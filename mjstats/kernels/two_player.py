@@ -32,7 +32,7 @@ import numpy as np
 from numba import prange
 
 from mjstats.kernels._jit import jit, pjit
-from mjstats.kernels.bits import popcount
+from mjstats.kernels.bits import copy_tiles, popcount, tile_summary
 from mjstats.kernels.decompose import (
     MAX_DECOMPOSITIONS,
     enumerate_regular,
@@ -40,6 +40,7 @@ from mjstats.kernels.decompose import (
     is_seven_pairs,
     keep_reading,
 )
+from mjstats.kernels.legality import is_legal
 from mjstats.rules.two_player import FANS as _FANS
 
 __all__ = [
@@ -175,6 +176,7 @@ SIT_READY = 8
 SIT_HEAVENLY_READY = 16
 
 _NO_RANK = 255
+_NOT_IN_GAME = ((1 << 27) - 1) & ~0x1FF  # tiles 9-26: bamboo and dots
 
 
 @jit
@@ -600,11 +602,7 @@ def _tile_fans(base, all34, concealed, n_melds, kong_tiles):
             base[UPPER_TILES] = 1
         if lo_only:
             base[LOWER_TILES] = 1
-    hog = 0
-    for t in range(34):
-        if all34[t] == 4 and not ((kong_tiles >> t) & 1):
-            hog += 1
-    base[TILE_HOG] = hog
+    base[TILE_HOG] = popcount(tile_summary(all34)[3] & ~kong_tiles)
     # 九莲宝灯: 1112345678999 + one more 万, all concealed, no meld
     if n_melds == 0 and n_hon == 0:
         extra = 0
@@ -685,14 +683,9 @@ def score_hand(
     for i in range(8):
         for j in range(4):
             bsets[i, j] = 0
-    n_conc = 0
-    bad_tile = False
-    for t in range(34):
-        v = concealed[t]
-        all34[t] = v
-        n_conc += v
-        if v and t >= 9 and t < 27:
-            bad_tile = True
+    present, _, _, _, n_conc = tile_summary(concealed)
+    bad_tile = (present & _NOT_IN_GAME) != 0  # bamboo or dots (tiles 9-26)
+    copy_tiles(concealed, all34)
     n_melds = 0
     n_exposed = 0
     mk = 0
@@ -909,11 +902,7 @@ def _score_block(
         )
         out_total[i] = total
         out_form[i] = form
-        if total < 0:
-            out_legal[i] = False
-        else:
-            base = total if flowers_count else total - flower_points(out_fans[i])
-            out_legal[i] = base >= minimum
+        out_legal[i] = is_legal(total, flower_points(out_fans[i]), minimum, flowers_count)
         if want_sets:
             for a in range(8):
                 for b in range(4):
