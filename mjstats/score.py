@@ -384,6 +384,22 @@ def _check_two_player(arrays: dict, *, batch: bool) -> None:
             (sit & 16).astype(bool) & any_meld,
             "天听 (situation 16) is declared on the deal: no meld or concealed kong",
         ),
+        # declarations the win came too early for (docs/two-player-rules.md)
+        (
+            (sit & 1).astype(bool) & ((sit & 24) != 0),
+            "天胡 (situation 1) is won on the deal, before anyone can declare: "
+            "not with 报听 (8) or 天听 (16)",
+        ),
+        (
+            (sit & 4).astype(bool) & ((sit & 24) != 0),
+            "人胡 (situation 4) is won on the dealer's first discard, before the other player "
+            "can declare: not with 报听 (8) or 天听 (16)",
+        ),
+        (
+            (sit & 2).astype(bool) & ((sit & 24) == 8),
+            "地胡 (situation 2) is won on the other player's first draw: the only declaration "
+            "before it is 天听 (16), so not 报听 (8) without 天听",
+        ),
     )
     for bad, problem in checks:
         fail_rows(bad, problem, error=InvalidContextError, batch=batch)

@@ -165,7 +165,7 @@ POSITIVE = [
     ("花牌", "123m456m789m111z2z+2z", {"flowers": 0x82}),
     ("自摸", "[123m]456m789m111z2z+2z", {"self_drawn": True}),
     ("自摸", "1112345678999m+5m", {"self_drawn": True}),
-    ("二五八将", "123m456m789m111z5m+5m", {}),
+    ("二五八将", "345m678m999m111z2m+2m", {}),
     ("二五八将", "1133557799m113z+3z", {}),
     ("季花", "123m456m789m111z2z+2z", {"flowers": 0x11}),
     ("季花", "123m456m789m111z2z+2z", {"flowers": 0x44, "seat_wind": 2}),
@@ -210,7 +210,8 @@ EXACT = [
         {},
         {"七对": 1, "混一色": 1, "门清": 1, "幺九头": 1, "二五八将": 1, "单吊将": 1},
     ),
-    # dealer's East pung: 圈风刻 + 门风刻, 门风刻 removes 幺九刻 (also the 999m one)
+    # dealer's East pung: 圈风刻 + 门风刻; 门风刻 takes that pung's 幺九刻 only, the
+    # 999m pung keeps its own; 456m + 55m hold three 5m: no 二五八将
     (
         "111z999m123m456m5m+5m",
         {},
@@ -219,7 +220,7 @@ EXACT = [
             "圈风刻": 1,
             "门风刻": 1,
             "门清": 1,
-            "二五八将": 1,
+            "幺九刻": 1,
             "坎张": 1,
             "双暗刻": 1,
             "连6": 1,
@@ -276,7 +277,8 @@ EXACT = [
             "单吊将": 1,
         },
     ),
-    # flowers: 八仙过海 88 + 花牌 x8; 季花, 春夏秋冬, 梅兰竹菊 excluded
+    # flowers: 八仙过海 88 + 花牌 x8; 季花, 春夏秋冬, 梅兰竹菊 excluded (456m + 55m
+    # hold three 5m: no 二五八将)
     (
         "123m456m789m234m5m+5m",
         {"flowers": ALL_FLOWERS},
@@ -287,7 +289,6 @@ EXACT = [
             "一条龙": 1,
             "平胡": 1,
             "门清": 1,
-            "二五八将": 1,
             "单吊将": 1,
         },
     ),
@@ -295,13 +296,23 @@ EXACT = [
     (
         "123m456m789m234m5m+5m",
         {"flowers": 0x44},
-        {"花牌": 2, "清一色": 1, "一条龙": 1, "平胡": 1, "门清": 1, "二五八将": 1, "单吊将": 1},
+        {"花牌": 2, "清一色": 1, "一条龙": 1, "平胡": 1, "门清": 1, "单吊将": 1},
     ),
-    # 四杠子 excludes 三杠 by number (and 单吊将); 碰碰胡 is not excluded
+    # 四杠子 excludes 三杠 by number (and 单吊将); 碰碰胡 is not excluded; 幺九刻 of
+    # the 1m and white-dragon kongs (门风刻 takes the East kong's)
     (
         "[1111m][2222m][1111z]{5555z}9m+9m",
         {},
-        {"四杠子": 1, "碰碰胡": 1, "混一色": 1, "圈风刻": 1, "门风刻": 1, "箭刻": 1, "幺九头": 1},
+        {
+            "四杠子": 1,
+            "碰碰胡": 1,
+            "混一色": 1,
+            "圈风刻": 1,
+            "门风刻": 1,
+            "箭刻": 1,
+            "幺九刻": 2,
+            "幺九头": 1,
+        },
     ),
     # 双暗杠 alone (no 暗杠 with it), 双暗刻 excluded
     (
@@ -382,7 +393,8 @@ EXCLUDER_HANDS = {
     "双箭刻": [("555666z123m456m9m+9m", {})],
     "不求人": [("123m456m789m111z2z+2z", {"self_drawn": True})],
     "双明杠": [("[1111m][2222m]345m777z9m+9m", {})],
-    "门风刻": [("111z999m123m456m5m+5m", {}), ("333z123m456m789m9m+9m", {"seat_wind": 2})],
+    # the seat-wind pung is the only 幺九刻 pung (门风刻 takes its own pung's only)
+    "门风刻": [("111z123m456m789m9m+9m", {}), ("333z123m456m789m9m+9m", {"seat_wind": 2})],
 }
 
 EXCLUSION_PAIRS = [(f.zh, ZH[k]) for f in RS.fans for k in f.excludes]
@@ -531,6 +543,63 @@ def test_interp_triple_chow_concealed_reads_as_shifted_pungs():
     # four identical chows are 一色四同顺, not affected
     fans, _ = tp("[456m][456m]456456m9m+9m")
     assert "一色四同顺" in fans
+
+
+def test_interp_triple_chow_in_an_opened_hand_takes_the_better_reading():
+    # "如果没有开门" is about the whole hand: with 678m claimed, 345m x3 may stand
+    # as 一色三同顺 (24 清一色 + 24 + 2 平胡 + 1 连6 with 678m + 1 幺九头 = 52); the
+    # pung reading 333 444 555m gives 24 + 24 一色三节高 + 2 双暗刻 + 1 = 51
+    want = {"清一色": 1, "一色三同顺": 1, "平胡": 1, "连6": 1, "幺九头": 1}
+    assert tp("[678m]345m345m34m99m+5m") == (want, 52)
+    # the same tiles unclaimed: settled as 一色三节高 (53), although the 一色三同顺
+    # reading would give 54 (门清 on both)
+    want = {"清一色": 1, "一色三节高": 1, "门清": 1, "双暗刻": 1, "幺九头": 1}
+    assert tp("678m345m345m34m99m+5m") == (want, 53)
+    # opened by a claimed pung, the pung reading is the better one: 碰碰胡, 三暗刻
+    want = {
+        "混一色": 1,
+        "一色三节高": 1,
+        "碰碰胡": 1,
+        "三暗刻": 1,
+        "圈风刻": 1,
+        "门风刻": 1,
+        "幺九头": 1,
+        "单吊将": 1,
+    }
+    assert tp("[111z]345m345m345m9m+9m") == (want, 58)
+
+
+def test_interp_seat_wind_takes_its_own_pungs_terminal_pung():
+    # the other player's West pung: 门风刻 takes its 幺九刻, the 999m pung keeps its
+    # own: 6 混一色 + 2 门风刻 + 1 幺九刻 + 2 双暗刻 + 1 连6 + 1 单吊将 + 1 二五八将
+    want = {
+        "混一色": 1,
+        "门风刻": 1,
+        "幺九刻": 1,
+        "双暗刻": 1,
+        "连6": 1,
+        "单吊将": 1,
+        "二五八将": 1,
+    }
+    assert tp("[123m]456m999m333z8m+8m", seat_wind=2) == (want, 14)
+    # the hand: 幺九刻 of 999m counts; 456m + 55m hold three 5m, no 二五八将
+    want = {"混一色": 1, "门风刻": 1, "幺九刻": 1, "双暗刻": 1, "连6": 1, "坎张": 1}
+    assert tp("[123m]456m999m333z5m+5m", seat_wind=2) == (want, 13)
+    # removed by 大四喜, 门风刻 takes nothing (大四喜 removes every 幺九刻 itself)
+    fans, _ = tp("111222333444z5m+5m", seat_wind=2)
+    assert "门风刻" not in fans and "幺九刻" not in fans
+
+
+def test_interp_pair_258_needs_a_real_pair_in_regular_hands():
+    # "22，55或88必须是对儿，3张以上不算二五八将": a third 5m in the claimed 456m
+    # chow: 16 一条龙 + 6 混一色 + 2 圈风刻 + 2 门风刻 = 26
+    want = {"一条龙": 1, "混一色": 1, "圈风刻": 1, "门风刻": 1}
+    assert tp("[456m]123m789m55m11z+1z") == (want, 26)
+    # concealed, a third 8m in 789m: + 2 门清 + 1 坎张 = 29
+    want = {"一条龙": 1, "混一色": 1, "圈风刻": 1, "门风刻": 1, "门清": 1, "坎张": 1}
+    assert tp("456m789m123m111z8m+8m") == (want, 29)
+    # exactly two 2m: 二五八将
+    assert "二五八将" in tp("345m678m999m111z2m+2m")[0]
 
 
 def test_interp_upper_lower_need_numbered_tiles():
@@ -707,11 +776,51 @@ def test_batch_foreign_tile_names_row():
         ({"situation": 1, "self_drawn": True, "seat_wind": 2}, "天胡"),
         ({"situation": 2, "self_drawn": True}, "地胡"),  # dealer
         ({"situation": 4, "seat_wind": 2, "self_drawn": True}, "人胡"),
+        # a win on the deal or the first turn comes before the declaration
+        ({"situation": 1 | 8, "self_drawn": True}, "天胡 .*报听"),
+        ({"situation": 1 | 16, "self_drawn": True}, "天胡 .*天听"),
+        ({"situation": 4 | 16, "seat_wind": 2}, "人胡 .*天听"),
+        ({"situation": 4 | 8, "seat_wind": 2}, "人胡 .*报听"),
+        ({"situation": 2 | 8, "seat_wind": 2, "self_drawn": True}, "地胡 .*报听"),
     ],
 )
 def test_context_errors(ctx, match):
     with pytest.raises(InvalidContextError, match=match):
         mjstats.score("123m456m789m111z2z+2z", ruleset="two-player", **ctx)
+
+
+def test_interp_no_declaration_before_a_first_turn_win(capsys, monkeypatch):
+    from mjstats import cli
+
+    # the hand: 天胡 with 天听 scored 96; now an error at every entry point
+    text = "123m456m789m555z9m+9m self-drawn situation=17"
+    with pytest.raises(InvalidContextError, match=r"天胡 .*天听"):
+        mjstats.score(text, ruleset="two-player")
+    good = mjstats.parse_hand("123m456m789m555z9m+9m", self_drawn=True)
+    with pytest.raises(InvalidContextError, match="row 1: 天胡"):
+        mjstats.score_batch([good, mjstats.parse_hand(text)], ruleset="two-player")
+    monkeypatch.setitem(cli.COMMANDS, "score", "mjstats.cli.score_cmd:command")
+    assert cli.main(["score", text, "--ruleset", "two-player"]) == 1
+    assert "天听" in capsys.readouterr().err
+    # the other player's 天听 before his first draw, then 地胡 (with or without the
+    # 报听 bit, which 天听 implies): 32 地胡 + 16 天听 + 2 立直 + 16 一条龙 + 6 混一色
+    # + 4 不求人 + 2 圈风刻 + 1 幺九刻 + 1 单吊将
+    want = {
+        "地胡": 1,
+        "天听": 1,
+        "立直": 1,
+        "一条龙": 1,
+        "混一色": 1,
+        "不求人": 1,
+        "圈风刻": 1,
+        "幺九刻": 1,
+        "单吊将": 1,
+    }
+    for sit in (2 | 16, 2 | 8 | 16):
+        assert tp("123m456m789m111z2z+2z", seat_wind=2, self_drawn=True, situation=sit) == (
+            want,
+            80,
+        )
 
 
 @pytest.mark.parametrize(

@@ -115,10 +115,14 @@ def random_two_player_hand(r: random.Random) -> Hand:
             sit |= 1
         elif seat == 2:
             sit |= 2 if sd else 4
-    if not exposed and r.random() < 0.3:
-        sit |= 8
-    if not melds and r.random() < 0.2:
-        sit |= 16
+    ready = not exposed and r.random() < 0.3
+    heavenly_ready = not melds and r.random() < 0.2
+    # 天胡 and 人胡 come before any declaration; before 地胡 only 天听
+    if not sit & 5:
+        if ready and (heavenly_ready or not sit & 2):
+            sit |= 8
+        if heavenly_ready:
+            sit |= 16
     return Hand(
         np.array(concealed, dtype=np.uint8),
         melds=melds,
@@ -141,7 +145,9 @@ def _check(hand: Hand) -> None:
     excl = RS.exclusions
     for a in ids:
         for b in ids:
-            assert not excl[a, b], (str(hand), RS.fans[a].zh, RS.fans[b].zh)
+            # an own-set entry (门风刻's 幺九刻) leaves the other sets' occurrences
+            own = RS.fans[b].key in RS.fans[a].excludes_own_set
+            assert own or not excl[a, b], (str(hand), RS.fans[a].zh, RS.fans[b].zh)
     assert s.total == sum(f.points * f.count for f in s.fans)
     kinds = {int(m.kind) for m in hand.melds}
     for f in s.fans:

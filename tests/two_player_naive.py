@@ -15,7 +15,10 @@ from mjstats.rules.two_player import RULESET
 
 KEYS = [f.key for f in RULESET.fans]
 POINTS = {f.key: f.points for f in RULESET.fans}
-EXCLUDES = {f.key: set(f.excludes) for f in RULESET.fans}
+EXCLUDES = {f.key: set(f.excludes) - set(f.excludes_own_set) for f in RULESET.fans}
+#: 不记番 entries that remove only the fan's own set's occurrence (门风刻: the
+#: seat-wind pung's 幺九刻)
+OWN_SET = {f.key: f.excludes_own_set for f in RULESET.fans if f.excludes_own_set}
 
 NUMBERED = range(9)
 HONORS = range(27, 34)
@@ -68,7 +71,13 @@ def _exclude(raw):
             fans[k] = raw[k]
             gone |= EXCLUDES[k]
     # a later fan may exclude an earlier one (equal values)
-    return {k: v for k, v in fans.items() if k not in gone}
+    fans = {k: v for k, v in fans.items() if k not in gone}
+    # own-set entries of the fans still counted: one occurrence each
+    for k, own in OWN_SET.items():
+        for b in own:
+            if k in fans and b in fans:
+                fans[b] -= min(fans[k], fans[b])
+    return {k: v for k, v in fans.items() if v}
 
 
 def _hand_fans(h):
@@ -276,6 +285,10 @@ def readings(h, exclude=True):
     if sum(c) != 14 - 3 * len(melds) or c[win] == 0:
         return []
     base = _hand_fans(h)
+    held = list(c)  # every tile of the hand, melds included
+    for kind, t in melds:
+        for u in (t, t + 1, t + 2) if kind == 1 else (t,) * (3 if kind == 2 else 4):
+            held[u] += 1
     waits = _waits(h)
     unique = waits == [win]
     out = []
@@ -298,8 +311,10 @@ def readings(h, exclude=True):
             if kind >= 3:
                 allsets[-1] = ("kong", t, kind == 3)
         chows = [t for k, t, _ in allsets if k == "chow"]
-        conc_chows = Counter(t for k, t, m in allsets if k == "chow" and not m)
-        if any(n == 3 and chows.count(t) == 3 for t, n in conc_chows.items()):
+        # "如果没有开门": a hand that claimed nothing settles three identical
+        # chows as 一色三节高 (the pung reading); an opened hand keeps both
+        opened = any(kind in (1, 2, 3) for kind, _ in melds)
+        if not opened and any(n == 3 for n in Counter(chows).values()):
             continue
         pungs = [(t, m) for k, t, m in allsets if k != "chow"]
         f = Counter(base)
@@ -357,7 +372,7 @@ def readings(h, exclude=True):
             f["outside_hand"] = 1
         if pair in (0, 8):
             f["terminal_pair"] = 1
-        if pair in (1, 4, 7):
+        if pair in (1, 4, 7) and held[pair] == 2:  # "3张以上不算二五八将"
             f["pair_258"] = 1
         edge = any(
             k == "chow" and not m and ((t == 0 and win == 2) or (t == 6 and win == 6))

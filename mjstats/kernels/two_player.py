@@ -17,9 +17,10 @@ Pipeline for one hand (:func:`score_hand`):
    pass removes every fan excluded by a fan that is itself counted (fans in id
    order, so a fan removed by a bigger one excludes nothing); the best total
    wins (the first reading on a tie: seven pairs before regular readings).
-   A reading holding three identical *concealed* chows (not four) is skipped:
-   the text settles such tiles as 一色三节高 (the pung reading of the same
-   tiles always exists).
+   In a hand that claimed nothing, a reading holding three identical chows
+   (not four) is skipped: the text settles such tiles as 一色三节高 (the pung
+   reading of the same tiles always exists); an opened hand takes the better
+   reading.
 3. The total is ``sum(points * counts)`` of the chosen reading, flowers
    included.
 
@@ -148,8 +149,16 @@ _INDEX = {k: i for i, k in enumerate(_KEYS)}
 EXCLUDES = np.zeros((N_FANS, N_FANS), dtype=np.bool_)
 for _a, _f in enumerate(_FANS):
     for _k in _f.excludes:
-        EXCLUDES[_a, _INDEX[_k]] = True
+        if _k not in _f.excludes_own_set:
+            EXCLUDES[_a, _INDEX[_k]] = True
 EXCLUDES.setflags(write=False)
+#: ``[a, b]`` rows: each occurrence of counted fan a removes one of fan b (the
+#: 不记番 entries a ruleset applies to the fan's own set, ``excludes_own_set``)
+_OWN_SET = np.array(
+    [(_a, _INDEX[_k]) for _a, _f in enumerate(_FANS) for _k in _f.excludes_own_set],
+    dtype=np.int64,
+).reshape(-1, 2)
+_OWN_SET.setflags(write=False)
 # the same as two 64-bit words per fan (fans 0-63, 64-65), for the exclusion pass
 _EXCL_LO = np.zeros(N_FANS, dtype=np.uint64)
 _EXCL_HI = np.zeros(N_FANS, dtype=np.uint64)
@@ -203,7 +212,8 @@ def new_work(table):
 @jit
 def _apply_exclusions(fan, excluded):
     """Remove every fan excluded by a counted fan (id order: an excluded fan
-    excludes nothing). ``excluded`` is unused scratch kept for the signature."""
+    excludes nothing), then the own-set entries (门风刻 takes the 幺九刻 of its
+    pung only). ``excluded`` is unused scratch kept for the signature."""
     lo = np.uint64(0)
     hi = np.uint64(0)
     one = np.uint64(1)
@@ -222,6 +232,11 @@ def _apply_exclusions(fan, excluded):
             gone = ((lo >> np.uint64(f)) & one) if f < 64 else ((hi >> np.uint64(f - 64)) & one)
             if gone:
                 fan[f] = 0
+    # own-set entries: a counted fan takes one occurrence per occurrence of its own
+    for i in range(_OWN_SET.shape[0]):
+        a = _OWN_SET[i, 0]
+        b = _OWN_SET[i, 1]
+        fan[b] -= min(fan[a], fan[b])
 
 
 @jit
@@ -398,14 +413,16 @@ def _only_wait(standing, all34, win_tile, n_melds):
 
 # ---------------------------------------------------------------- one regular reading
 @jit
-def _score_reading(sets, pair, win_tile, sd, seat_w, round_w, unique, base, fan, c, excluded):
+def _score_reading(
+    sets, pair, win_tile, sd, seat_w, round_w, unique, all34, base, fan, c, excluded
+):
     """Fan table of one regular reading; returns its total, or -1 when the
-    reading is not allowed (three identical concealed chows, see the module
-    docstring).
+    reading is not allowed (three identical chows in a hand that claimed
+    nothing, see the module docstring).
 
     ``sets`` rows 0-3: [kind (1 chow, 2 pung, 3 kong), tile (chow: lowest),
     melded (0/1), 0]; ``base`` the whole-hand fans; ``unique``: the hand
-    waited on the winning tile only.
+    waited on the winning tile only; ``all34`` the hand's tiles, melds included.
     """
     for f in range(N_FANS):
         fan[f] = base[f]
@@ -466,20 +483,21 @@ def _score_reading(sets, pair, win_tile, sd, seat_w, round_w, unique, base, fan,
             c[j + 1] = c[j]
             j -= 1
         c[j + 1] = v
-    # three identical concealed chows (and no fourth): read as 一色三节高 instead
-    if nc >= 3:
+    # three identical chows (and no fourth) in a hand that claimed nothing
+    # ("如果没有开门"): settled as 一色三节高, the pung reading of the same tiles
+    opened = False
+    for i in range(4):
+        if sets[i, 2]:
+            opened = True
+    if nc >= 3 and not opened:
         for i in range(4):
             if sets[i, 0] != 1:
                 continue
-            t = sets[i, 1]
-            same_all = 0
-            same_conc = 0
+            same = 0
             for j in range(4):
-                if sets[j, 0] == 1 and sets[j, 1] == t:
-                    same_all += 1
-                    if sets[j, 2] == 0:
-                        same_conc += 1
-            if same_all == 3 and same_conc == 3:
+                if sets[j, 0] == 1 and sets[j, 1] == sets[i, 1]:
+                    same += 1
+            if same == 3:
                 return -1
     if win_pung and not sd and not win_in_chow:
         cp -= 1  # the discard completed that pung
@@ -529,7 +547,7 @@ def _score_reading(sets, pair, win_tile, sd, seat_w, round_w, unique, base, fan,
         fan[OUTSIDE_HAND] = 1
     if pair == 0 or pair == 8:
         fan[TERMINAL_PAIR] = 1
-    if pair == 1 or pair == 4 or pair == 7:
+    if (pair == 1 or pair == 4 or pair == 7) and all34[pair] == 2:  # "3张以上不算"
         fan[PAIR_258] = 1
     # wait: one of 边张, 坎张, 单吊将
     if unique and edge:
@@ -832,7 +850,18 @@ def score_hand(
                 sets[nf + j, 2] = 0
                 sets[nf + j, 3] = 0
             total = _score_reading(
-                sets, pairs[d], win_tile, sd, seat_wind, round_wind, unique, base, fan, c, excluded
+                sets,
+                pairs[d],
+                win_tile,
+                sd,
+                seat_wind,
+                round_wind,
+                unique,
+                all34,
+                base,
+                fan,
+                c,
+                excluded,
             )
             if total > best:
                 best = total

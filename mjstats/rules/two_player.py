@@ -19,6 +19,11 @@ Every fan carries, besides ``key, zh, en, points, excludes``:
 ``claims_zh``
     The text's sentence on claims (可以吃碰明暗杠 / 不可以...), verbatim, or
     ``""`` when the text gives none.
+``excludes_own_set``
+    The keys of ``excludes`` that the fan removes only where its own set
+    makes them: 门风刻 takes the 幺九刻 of the seat-wind pung, not of a 999m
+    pung beside it (one occurrence per occurrence of the fan, after the
+    不记番 step, and only while the fan itself is counted).
 ``hand_melds``
     For fans whose claim condition restricts the *whole hand*, the meld kinds
     (:class:`mjstats.hand.MeldKind` values) the hand may hold: ``()`` = fully
@@ -50,6 +55,7 @@ __all__ = [
     "ALIASES",
     "FANS",
     "FORMS",
+    "OWN_SET_EXCLUDES",
     "RULESET",
     "SITUATION_BITS",
     "TILES",
@@ -90,7 +96,13 @@ class TwoPlayerFan(FanDef):
     excludes_zh: tuple[str, ...] = ()
     claims_zh: str = ""
     hand_melds: tuple[int, ...] | None = None
+    excludes_own_set: tuple[str, ...] = ()
 
+
+#: fan key -> the keys of its 不记番 list it removes only for its own set
+#: (``TwoPlayerFan.excludes_own_set``): the seat-wind pung is a 幺九刻 pung, and
+#: 门风刻 takes that pung's 幺九刻 as MCR's wind fans do per pung
+OWN_SET_EXCLUDES = {"seat_wind": ("pung_of_terminals_or_honors",)}
 
 # (key, zh heading, en, points, 不记番 verbatim, claims verbatim, hand_melds)
 # fmt: off
@@ -208,6 +220,8 @@ def _build() -> tuple[TwoPlayerFan, ...]:
     fans = []
     for key, zh, en, points, excl_zh, claims_zh, hand_melds in _TABLE:
         excludes = tuple(key_of[ALIASES.get(name, name)] for name in excl_zh)
+        if not set(OWN_SET_EXCLUDES.get(key, ())) <= set(excludes):  # pragma: no cover
+            raise ValueError(f"{key}: an own-set exclusion must be on its 不记番 list")
         fans.append(
             TwoPlayerFan(
                 key,
@@ -218,6 +232,7 @@ def _build() -> tuple[TwoPlayerFan, ...]:
                 excludes_zh=excl_zh,
                 claims_zh=claims_zh,
                 hand_melds=hand_melds,
+                excludes_own_set=OWN_SET_EXCLUDES.get(key, ()),
             )
         )
     return tuple(fans)
