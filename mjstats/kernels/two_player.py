@@ -15,7 +15,8 @@ Pipeline for one hand (:func:`score_hand`):
    the concealed tiles (:func:`mjstats.kernels.decompose.enumerate_regular`)
    plus the melds. Each reading adds its set fans to ``base``; the exclusion
    pass removes every fan excluded by a fan that is itself counted (fans in id
-   order, so a fan removed by a bigger one excludes nothing); the best total
+   order, so a fan removed by a bigger one excludes nothing; 门风刻 takes the
+   幺九刻 of its own pung only, ``excludes_own_set``); the best total
    wins (the first reading on a tie: seven pairs before regular readings).
    In a hand that claimed nothing, a reading holding three identical chows
    (not four) is skipped: the text settles such tiles as 一色三节高 (the pung
