@@ -88,6 +88,7 @@ from typing import Any
 
 import numpy as np
 
+from mjstats._readonly import frozen
 from mjstats.errors import (
     InvalidContextError,
     InvalidHandError,
@@ -515,9 +516,7 @@ class Hand:
         ctx = {name: _coerce_context(name, getattr(self, name)) for name in CONTEXT_FIELDS}
         meld_arr = np.array([[m.kind, m.tile] for m in melds], dtype=np.uint8).reshape(-1, 2)
         arrays = as_hand_arrays(self.concealed, meld_arr, win, **ctx, batch=False)
-        concealed = arrays["concealed"][0].copy()
-        concealed.setflags(write=False)
-        object.__setattr__(self, "concealed", concealed)
+        object.__setattr__(self, "concealed", frozen(arrays["concealed"][0]))
         object.__setattr__(self, "melds", melds)
         object.__setattr__(self, "win_tile", win)
         for name, value in ctx.items():
@@ -527,8 +526,7 @@ class Hand:
     def _from_valid(cls, concealed: np.ndarray, melds: tuple[Meld, ...], win_tile, **ctx) -> Hand:
         """Build without validation from fields known to be valid (e.g. a batch row)."""
         h = object.__new__(cls)
-        concealed.setflags(write=False)
-        object.__setattr__(h, "concealed", concealed)
+        object.__setattr__(h, "concealed", frozen(concealed))
         object.__setattr__(h, "melds", melds)
         object.__setattr__(h, "win_tile", win_tile)
         for name in CONTEXT_FIELDS:
@@ -564,10 +562,12 @@ class Hand:
         return hash(self._key())
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        # unpickling: restore the fields and the read-only flag of the counts
-        for name, value in state.items():
-            object.__setattr__(self, name, value)
-        self.concealed.setflags(write=False)
+        # unpickling: a pickle can be crafted or damaged, so validate it like new input
+        if not isinstance(state, dict) or set(state) != {f.name for f in dataclasses.fields(Hand)}:
+            raise InvalidHandError("not a pickled Hand: wrong fields")
+        checked = Hand(**state)
+        for f in dataclasses.fields(Hand):
+            object.__setattr__(self, f.name, getattr(checked, f.name))
 
     def replace(self, **changes: Any) -> Hand:
         """A copy with some fields changed, validated again.
