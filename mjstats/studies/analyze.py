@@ -54,7 +54,7 @@ from mjstats.studies.play import (
     resolve_policy,
     wall_tiles,
 )
-from mjstats.studies.runner import Study, run_study
+from mjstats.studies.runner import Study, chunked_weight, run_study
 
 __all__ = ["AnalyzeStudy", "Position", "analysis_table", "analyze", "read_position"]
 
@@ -314,7 +314,7 @@ class AnalyzeStudy(_PicklableRuleset, Study):
         return np.minimum(self.chunk_size, self.n - starts).astype(np.int64)
 
     def chunk_weight(self, first: int, count: int) -> int:
-        return int(self._sizes(first, count).sum()) * len(self.candidates)
+        return chunked_weight(self.n, self.chunk_size, first, count) * len(self.candidates)
 
     def progress_unit(self) -> str:
         return "playouts"

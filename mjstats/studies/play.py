@@ -60,7 +60,7 @@ import pandas as pd
 from mjstats.errors import UnknownRulesetError
 from mjstats.rules import Ruleset, get_ruleset
 from mjstats.studies.aggregate import Aggregate
-from mjstats.studies.runner import Study, run_study
+from mjstats.studies.runner import Study, chunked_weight, run_study
 
 __all__ = ["PlayStudy", "play", "play_summary", "win_curve"]
 
@@ -198,6 +198,7 @@ class PlayStudy(_PicklableRuleset, Study):
     """
 
     kind = "play"
+    work_counter = "games"
 
     def __init__(
         self,
@@ -262,7 +263,7 @@ class PlayStudy(_PicklableRuleset, Study):
         return np.minimum(self.chunk_size, self.n_games - starts).astype(np.int64)
 
     def chunk_weight(self, first: int, count: int) -> int:
-        return int(self._sizes(first, count).sum())
+        return chunked_weight(self.n_games, self.chunk_size, first, count)
 
     def progress_unit(self) -> str:
         return "games"
