@@ -173,7 +173,7 @@ def test_damaged_or_foreign_aggregate_files_are_refused_in_one_line(tmp_path, ca
     from mjstats.errors import DataFileError
     from mjstats.studies.aggregate import Aggregate
 
-    study, ckpt = _sample_checkpoint(tmp_path)
+    _, ckpt = _sample_checkpoint(tmp_path)
     good = Aggregate.from_dict(json.loads(ckpt.read_bytes())["aggregate"])
     raw = json.dumps(good.to_dict()).encode()
     cases = [
