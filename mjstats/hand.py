@@ -391,6 +391,16 @@ def _wind(value: Any, name: str) -> int:
     return _int_field(value, name, 3, "0-3 (0 East, 1 South, 2 West, 3 North)")
 
 
+def _reference_flag(name: str, value: Any) -> bool:
+    """A PyMahjongGB flag: a bool (numpy's too) or the integers 0 and 1, as the
+    reference accepts; not ``bool()`` of anything (``'False'`` is not False)."""
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    if isinstance(value, int | np.integer) and value in (0, 1):
+        return bool(value)
+    raise InvalidContextError(f"{name} must be True or False, got {value!r}")
+
+
 def _int_field(value: Any, name: str, hi: int, help: str) -> int:
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
         raise InvalidContextError(f"{name} must be an integer {help}, got {value!r}")
@@ -824,10 +834,10 @@ class Hand:
             counts,
             melds,
             _botzone_tile(winTile),
-            self_drawn=bool(isSelfDrawn),
-            last_of_kind=bool(is4thTile),
-            kong_win=bool(isAboutKong),
-            last_of_wall=bool(isWallLast),
+            self_drawn=_reference_flag("isSelfDrawn", isSelfDrawn),
+            last_of_kind=_reference_flag("is4thTile", is4thTile),
+            kong_win=_reference_flag("isAboutKong", isAboutKong),
+            last_of_wall=_reference_flag("isWallLast", isWallLast),
             seat_wind=seatWind,
             round_wind=prevalentWind,
             flowers=(1 << int(flowerCount)) - 1,

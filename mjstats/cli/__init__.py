@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -184,6 +185,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args:
         args = ["--help"]
+    try:
+        return _main(args)
+    finally:
+        if argv is None:  # the process ends: Ctrl-C while it shuts down must not kill it
+            # by the signal (Python restores the default SIGINT action before numba's
+            # threads are joined, but leaves an ignored signal ignored)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _main(args: list[str]) -> int:
     try:
         rv = cli.main(args=args, prog_name="mjstats", standalone_mode=False)
     except click.UsageError as exc:

@@ -92,7 +92,10 @@ def _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_ti
             params.update(tiles=int(tiles), useful=useful, per_form=per_form)
         if kind == "play":
             params.update(policy=policy, draws=draws, last_tile=last_tile)
-        study = make_study(kind, **params)
+        try:  # a parameter the study refuses (e.g. more draws than the wall holds)
+            study = make_study(kind, **params)
+        except (TypeError, ValueError) as exc:
+            raise click.UsageError(str(exc)) from None
     try:
         agg = run_study(
             study, dask=dask_address, checkpoint=checkpoint, resume=resume, progress=progress
@@ -290,33 +293,35 @@ def command(
     from mjstats.studies.interrupts import deferred_interrupts
 
     # Ctrl-C from here on: at once while nothing is done, else at the next chunk
-    # group with the progress saved (Dask runs always wait for the next result)
-    with deferred_interrupts(exit_when_idle=dask_address is None):
+    # group with the progress saved (Dask runs always wait for the next result);
+    # once the study is done, its output is written whole
+    with deferred_interrupts(exit_when_idle=dask_address is None) as guard:
         agg = _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_tile,
                    checkpoint, resume, dask_address, threads, progress)  # fmt: skip
-    if "cooccurrence" in agg.counters and agg["complete"][0] > 0:
-        print_fan_table(agg, top)
-    if kind == "dealt":
-        from rich.console import Console
+        guard.idle = False  # done: a Ctrl-C now waits for the output to be written
+        if "cooccurrence" in agg.counters and agg["complete"][0] > 0:
+            print_fan_table(agg, top)
+        if kind == "dealt":
+            from rich.console import Console
 
-        from mjstats.studies.dealt import shanten_table
+            from mjstats.studies.dealt import shanten_table
 
-        Console().print(shanten_table(agg).to_string(index=False))
-    if kind == "play":
-        from mjstats.studies.play import play_summary, win_curve
+            Console().print(shanten_table(agg).to_string(index=False))
+        if kind == "play":
+            from mjstats.studies.play import play_summary, win_curve
 
-        s = play_summary(agg)
-        click.echo(
-            f"policy {policy}: {s['games']:,} games of at most {draws} draws, "
-            f"P(legal win) = {s['p_win']:.4f}, mean fan of wins {s['mean_fan']:.2f}, "
-            f"points per game {s['points_per_game']:.3f}, mean draw of wins "
-            f"{s['mean_win_draw']:.2f}"
-        )
-        curve = win_curve(agg)
-        click.echo(curve.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
-    if out is not None:
-        for p in write_study_outputs(agg, out):
-            click.echo(f"wrote {p}", err=True)
-    if json_path is not None:
-        json_path.write_text(json.dumps(_json_summary(agg), ensure_ascii=False, indent=1))
-        click.echo(f"wrote {json_path}", err=True)
+            s = play_summary(agg)
+            click.echo(
+                f"policy {policy}: {s['games']:,} games of at most {draws} draws, "
+                f"P(legal win) = {s['p_win']:.4f}, mean fan of wins {s['mean_fan']:.2f}, "
+                f"points per game {s['points_per_game']:.3f}, mean draw of wins "
+                f"{s['mean_win_draw']:.2f}"
+            )
+            curve = win_curve(agg)
+            click.echo(curve.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+        if out is not None:
+            for p in write_study_outputs(agg, out):
+                click.echo(f"wrote {p}", err=True)
+        if json_path is not None:
+            json_path.write_text(json.dumps(_json_summary(agg), ensure_ascii=False, indent=1))
+            click.echo(f"wrote {json_path}", err=True)

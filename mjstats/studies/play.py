@@ -60,7 +60,7 @@ import pandas as pd
 from mjstats.errors import UnknownRulesetError
 from mjstats.rules import Ruleset, get_ruleset
 from mjstats.studies.aggregate import Aggregate
-from mjstats.studies.runner import Study, chunked_weight, run_study
+from mjstats.studies.runner import Study, chunked_weight, run_study, study_seed
 
 __all__ = ["PlayStudy", "play", "play_summary", "win_curve"]
 
@@ -230,7 +230,7 @@ class PlayStudy(_PicklableRuleset, Study):
         if seed is None:
             raise ValueError("play needs an explicit integer seed for reproducibility")
         self.n_games = int(n_games)
-        self.seed = int(seed)
+        self.seed = study_seed(seed)
         self.draws = int(draws)
         self.chunk_size = int(chunk_size)
         self.last_tile = bool(last_tile)

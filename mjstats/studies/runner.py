@@ -22,11 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.checkpoint import load_checkpoint, save_checkpoint
 from mjstats.studies.interrupts import deferred_interrupts
 
-__all__ = ["Study", "StudyInterrupted", "chunked_weight", "run_study"]
+__all__ = ["Study", "StudyInterrupted", "chunked_weight", "run_study", "study_count", "study_seed"]
 
 
 class Study(abc.ABC):
@@ -152,6 +154,44 @@ def _merge_ranges(done: list[list[int]]) -> list[list[int]]:
         else:
             out.append([first, count])
     return out
+
+
+def study_seed(seed: Any) -> int:
+    """Check a study seed: an integer >= 0 (``TypeError``/``ValueError`` otherwise).
+
+    Examples
+    --------
+    >>> study_seed(7)
+    7
+    >>> study_seed(1.5)
+    Traceback (most recent call last):
+    ...
+    TypeError: seed must be an integer >= 0, got 1.5
+    """
+    if seed is None:
+        raise ValueError("a study needs an explicit integer seed for reproducibility")
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+        raise TypeError(f"seed must be an integer >= 0, got {seed!r}")
+    if seed < 0:
+        raise ValueError(f"seed must be an integer >= 0, got {seed}")
+    return int(seed)
+
+
+def study_count(name: str, n: Any) -> int:
+    """Check a count of hands or games: an integer 0 to 2**63-1 (``TypeError``/``ValueError``).
+
+    Examples
+    --------
+    >>> study_count("n", 10.5)
+    Traceback (most recent call last):
+    ...
+    TypeError: n must be an integer, got 10.5
+    """
+    if isinstance(n, bool) or not isinstance(n, int | np.integer):
+        raise TypeError(f"{name} must be an integer, got {n!r}")
+    if not 0 <= n < 2**63:
+        raise ValueError(f"{name} must be 0 to 2**63-1, got {n}")
+    return int(n)
 
 
 def chunked_weight(total: int, chunk: int, first: int, count: int) -> int:

@@ -36,7 +36,7 @@ from mjstats.rules import Ruleset, get_ruleset
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.exact import ExactStudy, complete_weights
 from mjstats.studies.patterns import BlockSpace
-from mjstats.studies.runner import Study, chunked_weight
+from mjstats.studies.runner import Study, chunked_weight, study_count, study_seed
 
 __all__ = ["SampleStudy", "sample"]
 
@@ -172,9 +172,7 @@ class SampleStudy(Study):
     work_counter = "hands"
 
     def __init__(self, n: int, seed: int, ruleset: str | Ruleset = "mcr") -> None:
-        if n < 0:
-            raise ValueError(f"n must be >= 0, not {n}")
-        self.n, self.seed = int(n), int(seed)
+        self.n, self.seed = study_count("n", n), study_seed(seed)
         self.ruleset = get_ruleset(ruleset)
 
     def params(self) -> dict[str, Any]:
