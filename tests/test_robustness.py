@@ -195,3 +195,148 @@ def test_damaged_or_foreign_aggregate_files_are_refused_in_one_line(tmp_path, ca
         assert main(["report", str(path)]) == 1, name
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("mjstats: error:"), (name, err)
+
+
+# --------------------------------------------------------------------------- item 5
+
+
+def test_pymahjonggb_flags_are_real_booleans():
+    kw = mjstats.parse_hand(HAND).to_pymahjonggb()
+    for name in ("isSelfDrawn", "is4thTile", "isAboutKong", "isWallLast"):
+        for bad in ("False", "True", None, 2, 0.0, [], "0"):
+            with pytest.raises(mjstats.InvalidContextError, match=name):
+                Hand.from_pymahjonggb(**{**kw, name: bad})
+    assert not Hand.from_pymahjonggb(**{**kw, "isSelfDrawn": np.False_}).self_drawn
+    assert Hand.from_pymahjonggb(**{**kw, "isSelfDrawn": 1}).self_drawn
+
+
+def test_shanten_checks_ruleset_and_meld_slots():
+    counts = mjstats.parse_tiles("123456789m1235p")
+    with pytest.raises(mjstats.UnknownRulesetError):
+        mjstats.shanten(counts, form="regular", ruleset="riichi")
+    slots = np.array([[[9, 200], [9, 200], [9, 200], [0, 0]]], np.uint8)
+    with pytest.raises(mjstats.InvalidMeldError):
+        mjstats.shanten(mjstats.parse_tiles("1235p"), melds=slots)
+    good = np.array([[[1, 0], [1, 3], [1, 6], [0, 0]]], np.uint8)  # 123m 456m 789m
+    assert mjstats.shanten(mjstats.parse_tiles("1235p")[None], melds=good).tolist() == [0]
+
+
+def test_ruleset_options_keep_their_types():
+    from mjstats.rules import get_ruleset
+
+    for value in ("yes", 1, None, 1.0):
+        with pytest.raises(ValueError, match="mingan_gang"):
+            get_ruleset("mcr", mingan_gang=value)
+    assert get_ruleset("mcr", mingan_gang=np.bool_(False)).options["mingan_gang"] is False
+
+
+@pytest.mark.parametrize(
+    "field, value", [("seat_wind", 9), ("flowers", 999), ("win_tile", 40), ("self_drawn", 2)]
+)
+def test_scalars_are_checked_on_an_empty_batch(field, value):
+    with pytest.raises(mjstats.InvalidHandError, match=field):
+        HandBatch(concealed=np.zeros((0, 34), np.uint8), **{field: value})
+
+
+@pytest.mark.parametrize(
+    "kwargs, error",
+    [
+        ({"n": 10.5}, TypeError),
+        ({"n": True}, TypeError),
+        ({"n": -1}, ValueError),
+        ({"n": 2**63}, ValueError),
+        ({"seed": 1.5}, TypeError),
+        ({"seed": -1}, ValueError),
+        ({"seed": None}, ValueError),
+        ({"group_size": -1}, ValueError),
+        ({"group_size": 2.0}, ValueError),
+    ],
+)
+def test_study_arguments_are_checked(kwargs, error):
+    from mjstats.studies.sample import sample
+
+    args = {"n": 10, "seed": 1, "progress": False} | kwargs
+    with pytest.raises(error):
+        sample(**args)
+
+
+@pytest.mark.parametrize("text", ["flowers=²", "flowers=" + "9" * 5000, "flowers=0x" + "f" * 5000])
+def test_flower_counts_that_are_not_ascii_numbers(text):
+    with pytest.raises(mjstats.InvalidHandError):
+        mjstats.parse_hand(f"{HAND} {text}")
+
+
+def _judge_cases():
+    import copy
+    import json
+    from pathlib import Path
+
+    path = sorted((Path(__file__).parent / "data" / "botzone" / "judge-logs").glob("*.json"))[0]
+    game = json.loads(path.read_text())
+
+    def display(g, action):
+        for item in g["logs"]:
+            out = item.get("output") if isinstance(item, dict) else None
+            if isinstance(out, dict) and out.get("display", {}).get("action") == action:
+                return out["display"]
+        raise AssertionError(action)
+
+    def edit(fn):
+        g = copy.deepcopy(game)
+        fn(g)
+        return g
+
+    def set_quan(g, value):
+        init = json.loads(g["initdata"])
+        init["quan"] = value
+        g["initdata"] = json.dumps(init)
+
+    cases = {
+        f"player {v!r}": edit(lambda g, v=v: display(g, "DRAW").__setitem__("player", v))
+        for v in (None, "1", [], 2**70, True, -1)
+    }
+    cases["fanCnt true"] = edit(lambda g: display(g, "HU").__setitem__("fanCnt", True))
+    cases["quan true"] = edit(lambda g: set_quan(g, True))
+    return cases
+
+
+@pytest.mark.parametrize("name", sorted(_judge_cases()))
+def test_bad_judge_logs_are_record_errors(name, tmp_path):
+    import json
+
+    from mjstats.records.botzone import RecordError, read_botzone
+
+    (tmp_path / "game.json").write_text(json.dumps(_judge_cases()[name]))
+    with pytest.raises(RecordError):
+        read_botzone(tmp_path)
+    assert read_botzone(tmp_path, skip_bad=True).bad == 1
+
+
+def test_read_botzone_chunk_size_is_checked():
+    from mjstats.records.botzone import read_botzone
+
+    for bad in (0, -5, 1.5, True):
+        with pytest.raises(ValueError, match="chunk_size"):
+            read_botzone(b"", chunk_size=bad)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["study", "sample", "--seed", "-1", "--n", "10"],
+        ["study", "sample", "--dask", "local:x", "--n", "10"],
+        ["study", "sample", "--dask", "local:0", "--n", "10"],
+        ["study", "sample", "--dask", "local:-1", "--n", "10"],
+        ["study", "sample", "--n", str(2**63)],
+        ["study", "play", "--draws", "124", "--n", "10"],
+        ["analyze", "2367m3345p1568s16z", "--seed", "-5"],
+        ["hand", f"{HAND} flowers=²"],
+        ["score", f"{HAND} flowers={'9' * 5000}"],
+    ],
+)
+def test_cli_reproducers_give_one_line(argv, capsys):
+    from mjstats.cli import main
+
+    code = main(argv)
+    err = capsys.readouterr().err
+    assert code in (1, 2) and err.count("\n") == 1 and err.startswith("mjstats: error:"), err
