@@ -50,6 +50,7 @@ from typing import Any
 
 import numpy as np
 
+from mjstats._readonly import frozen
 from mjstats.errors import InvalidHandError
 from mjstats.hand import CONTEXT_FIELDS, Hand, Meld, MeldKind, _parse_fields
 from mjstats.tiles import NO_TILE, flower_count
@@ -59,8 +60,10 @@ __all__ = ["HandBatch"]
 
 
 def _rebuild(arrays: Mapping[str, np.ndarray]) -> HandBatch:
-    """Unpickle a batch (its arrays were valid when pickled)."""
-    return HandBatch._from_valid({name: np.array(arr) for name, arr in arrays.items()})
+    """Unpickle a batch: validated again, since a pickle can be crafted or damaged."""
+    if not isinstance(arrays, Mapping) or set(arrays) != set(FIELDS):
+        raise InvalidHandError("not a pickled HandBatch: wrong fields")
+    return HandBatch(**arrays)
 
 
 FIELDS = ("concealed", "melds", "win_tile", *CONTEXT_FIELDS)
@@ -170,10 +173,10 @@ class HandBatch:
         self._set(arrays, copy=True)
 
     def _set(self, arrays: Mapping[str, np.ndarray], *, copy: bool) -> None:
+        # frozen copies: read-only for good (see mjstats._readonly); ``copy`` is kept
+        # for the callers' intent, the copy is always made
         for name in FIELDS:
-            arr = np.array(arrays[name], copy=True) if copy else arrays[name]
-            arr.setflags(write=False)
-            object.__setattr__(self, name, arr)
+            object.__setattr__(self, name, frozen(arrays[name]))
 
     @classmethod
     def _from_valid(cls, arrays: Mapping[str, np.ndarray]) -> HandBatch:

@@ -8,6 +8,7 @@ minimum" are *not* errors: they are reported as codes in result arrays.
 from __future__ import annotations
 
 __all__ = [
+    "DataFileError",
     "InvalidContextError",
     "InvalidHandError",
     "InvalidMeldError",
@@ -89,3 +90,19 @@ class InvalidContextError(InvalidHandError):
 
 class UnknownRulesetError(ValueError):
     """A ruleset name that :func:`mjstats.rulesets` does not list."""
+
+
+class DataFileError(ValueError):
+    """A saved aggregate or checkpoint that is damaged, foreign or inconsistent.
+
+    The message is one line naming the file and the problem; nothing is resumed
+    or reported from such a file.
+
+    Examples
+    --------
+    >>> from mjstats.studies.aggregate import Aggregate
+    >>> Aggregate.from_dict({"format": "something else"})
+    Traceback (most recent call last):
+    ...
+    mjstats.errors.DataFileError: not an mjstats aggregate (missing 'format': 'mjstats-aggregate')
+    """

@@ -88,6 +88,7 @@ from typing import Any
 
 import numpy as np
 
+from mjstats._readonly import frozen
 from mjstats.errors import (
     InvalidContextError,
     InvalidHandError,
@@ -390,6 +391,16 @@ def _wind(value: Any, name: str) -> int:
     return _int_field(value, name, 3, "0-3 (0 East, 1 South, 2 West, 3 North)")
 
 
+def _reference_flag(name: str, value: Any) -> bool:
+    """A PyMahjongGB flag: a bool (numpy's too) or the integers 0 and 1, as the
+    reference accepts; not ``bool()`` of anything (``'False'`` is not False)."""
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    if isinstance(value, int | np.integer) and value in (0, 1):
+        return bool(value)
+    raise InvalidContextError(f"{name} must be True or False, got {value!r}")
+
+
 def _int_field(value: Any, name: str, hi: int, help: str) -> int:
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
         raise InvalidContextError(f"{name} must be an integer {help}, got {value!r}")
@@ -515,9 +526,7 @@ class Hand:
         ctx = {name: _coerce_context(name, getattr(self, name)) for name in CONTEXT_FIELDS}
         meld_arr = np.array([[m.kind, m.tile] for m in melds], dtype=np.uint8).reshape(-1, 2)
         arrays = as_hand_arrays(self.concealed, meld_arr, win, **ctx, batch=False)
-        concealed = arrays["concealed"][0].copy()
-        concealed.setflags(write=False)
-        object.__setattr__(self, "concealed", concealed)
+        object.__setattr__(self, "concealed", frozen(arrays["concealed"][0]))
         object.__setattr__(self, "melds", melds)
         object.__setattr__(self, "win_tile", win)
         for name, value in ctx.items():
@@ -527,8 +536,7 @@ class Hand:
     def _from_valid(cls, concealed: np.ndarray, melds: tuple[Meld, ...], win_tile, **ctx) -> Hand:
         """Build without validation from fields known to be valid (e.g. a batch row)."""
         h = object.__new__(cls)
-        concealed.setflags(write=False)
-        object.__setattr__(h, "concealed", concealed)
+        object.__setattr__(h, "concealed", frozen(concealed))
         object.__setattr__(h, "melds", melds)
         object.__setattr__(h, "win_tile", win_tile)
         for name in CONTEXT_FIELDS:
@@ -564,10 +572,12 @@ class Hand:
         return hash(self._key())
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        # unpickling: restore the fields and the read-only flag of the counts
-        for name, value in state.items():
-            object.__setattr__(self, name, value)
-        self.concealed.setflags(write=False)
+        # unpickling: a pickle can be crafted or damaged, so validate it like new input
+        if not isinstance(state, dict) or set(state) != {f.name for f in dataclasses.fields(Hand)}:
+            raise InvalidHandError("not a pickled Hand: wrong fields")
+        checked = Hand(**state)
+        for f in dataclasses.fields(Hand):
+            object.__setattr__(self, f.name, getattr(checked, f.name))
 
     def replace(self, **changes: Any) -> Hand:
         """A copy with some fields changed, validated again.
@@ -824,10 +834,10 @@ class Hand:
             counts,
             melds,
             _botzone_tile(winTile),
-            self_drawn=bool(isSelfDrawn),
-            last_of_kind=bool(is4thTile),
-            kong_win=bool(isAboutKong),
-            last_of_wall=bool(isWallLast),
+            self_drawn=_reference_flag("isSelfDrawn", isSelfDrawn),
+            last_of_kind=_reference_flag("is4thTile", is4thTile),
+            kong_win=_reference_flag("isAboutKong", isAboutKong),
+            last_of_wall=_reference_flag("isWallLast", isWallLast),
             seat_wind=seatWind,
             round_wind=prevalentWind,
             flowers=(1 << int(flowerCount)) - 1,

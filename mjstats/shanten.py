@@ -86,10 +86,10 @@ def _form_mask(form, ruleset) -> int:
     if form is None:
         names = ruleset.shanten_forms if hasattr(ruleset, "shanten_forms") else None
         names = tuple(names) if names is not None else _ruleset_forms(str(ruleset))
-    elif isinstance(form, str):
-        names = (form,)
     else:
-        names = tuple(form)
+        if not hasattr(ruleset, "shanten_forms"):
+            _ruleset_forms(str(ruleset))  # an unknown ruleset is an error with form= too
+        names = (form,) if isinstance(form, str) else tuple(form)
     mask = 0
     for name in names:
         if name not in FORMS:
@@ -110,7 +110,11 @@ def _meld_counts(melds, n: int, single: bool) -> np.ndarray:
         return np.full(n, melds, dtype=np.uint8)
     arr = np.asarray(melds)
     if arr.ndim >= 2 and arr.shape[-2:] == (4, 2):  # meld slots [kind, tile]
-        arr = (arr[..., 0] != 0).sum(axis=-1)
+        from mjstats.validation import as_melds
+
+        slots = arr.reshape(-1, 4, 2)  # kinds and tiles checked: not counted blindly
+        kinds = as_melds(slots, len(slots), batch=not single)[..., 0]
+        arr = (kinds != 0).sum(axis=-1).reshape(arr.shape[:-2])
     if arr.dtype.kind not in "iu":
         raise InvalidMeldError(f"melds must be a number of melds (0-4), got dtype {arr.dtype}")
     if arr.ndim == 0:

@@ -771,14 +771,14 @@ def parse_flowers(text: str) -> int:
     s = text.strip().lower()
     if not s:
         raise InvalidHandError("empty flowers: write a count 0-8, names, or a mask like 0x11")
-    if s.isdigit():
-        n = int(s)
+    if s.isascii() and s.isdigit():  # not '²' (a digit to str.isdigit, not to int)
+        n = int(s) if len(s) < 4 else 9  # nor 5000 digits (int() refuses those)
         if n > 8:
-            raise InvalidHandError(f"{n} flowers: there are only 8 flowers")
+            raise InvalidHandError(f"{s[:12]} flowers: there are only 8 flowers")
         return (1 << n) - 1
     if s.startswith(("0x", "0b")):
         try:
-            mask = int(s, 0)
+            mask = int(s, 0) if len(s) < 40 else 256
         except ValueError:
             raise InvalidHandError(
                 f"bad flower mask {text!r}; write e.g. 0x11 or 0b10001"

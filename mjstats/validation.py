@@ -148,9 +148,9 @@ def as_row_vector(value, n: int, dtype, name: str) -> np.ndarray:
     arr = _asarray(value, name)
     if not _is_intlike(arr):
         raise InvalidHandError(f"{name} must be integers or booleans, got dtype {arr.dtype}")
-    if arr.ndim == 0:
-        arr = np.broadcast_to(arr, (n,))
-    if arr.shape != (n,):
+    if arr.ndim == 0:  # a scalar is checked even when there are no rows
+        arr = np.broadcast_to(arr, (max(n, 1),))
+    elif arr.shape != (n,):
         raise InvalidHandError(f"{name} must be a scalar or have shape ({n},), got {arr.shape}")
     if dtype is np.bool_ or np.dtype(dtype) == np.bool_:
         if arr.dtype != np.bool_ and arr.size and (arr.min() < 0 or arr.max() > 1):
@@ -159,7 +159,7 @@ def as_row_vector(value, n: int, dtype, name: str) -> np.ndarray:
         info = np.iinfo(dtype)
         if arr.size and (arr.min() < info.min or arr.max() > info.max):
             raise InvalidHandError(f"{name} has values outside {info.min}..{info.max}")
-    return np.ascontiguousarray(arr, dtype=dtype)
+    return np.ascontiguousarray(arr[:n], dtype=dtype)
 
 
 def as_int_rows(
@@ -208,9 +208,10 @@ def as_int_rows(
     arr = _asarray(value, name)
     if arr.dtype.kind not in "iu":
         raise InvalidHandError(f"{name} must be integers, got dtype {arr.dtype}")
-    if arr.ndim == 0:
-        arr = np.broadcast_to(arr, (n,))
-    if arr.shape != (n,):
+    if arr.ndim == 0:  # a scalar is checked even when there are no rows
+        arr = np.broadcast_to(arr, (max(n, 1),))
+        batch = batch and n > 0
+    elif arr.shape != (n,):
         raise InvalidHandError(f"{name} must be a scalar or have shape ({n},), got {arr.shape}")
     if arr.size:
         bad = (arr < lo) | (arr > hi)
@@ -219,7 +220,7 @@ def as_int_rows(
         if help is None:
             help = f"{lo}-{hi}" if allowed is None else f"{lo}-{hi} or {allowed}"
         fail_rows(bad, f"{name} must be {help}", error=error, detail=arr, batch=batch)
-    return np.ascontiguousarray(arr, dtype=np.uint8)
+    return np.ascontiguousarray(arr[:n], dtype=np.uint8)
 
 
 def as_counts34(counts, *, name: str = "counts") -> tuple[np.ndarray, bool]:

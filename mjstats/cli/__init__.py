@@ -23,6 +23,7 @@ Errors and exit status
   (:class:`~mjstats.errors.InvalidHandError` and other ``mjstats`` errors) and
   file errors are printed as one line, ``mjstats: error: ...``, without a
   traceback: commands just let them propagate.
+- 130: interrupted (Ctrl-C); a study says whether its progress was saved.
 - 2: a usage error (unknown command or option, bad option value), as one line
   naming the ``--help`` to read. Commands raise ``click.BadParameter`` or
   ``click.UsageError`` for these.
@@ -34,13 +35,14 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import sys
 from collections.abc import Sequence
 
 import click
 
 from mjstats import __version__
-from mjstats.errors import InvalidHandError, UnknownRulesetError
+from mjstats.errors import DataFileError, InvalidHandError, UnknownRulesetError
 
 __all__ = ["COMMANDS", "cli", "main"]
 
@@ -184,18 +186,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args:
         args = ["--help"]
     try:
+        return _main(args)
+    finally:
+        if argv is None:  # the process ends: Ctrl-C while it shuts down must not kill it
+            # by the signal (Python restores the default SIGINT action before numba's
+            # threads are joined, but leaves an ignored signal ignored)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _main(args: list[str]) -> int:
+    try:
         rv = cli.main(args=args, prog_name="mjstats", standalone_mode=False)
     except click.UsageError as exc:
         path = exc.ctx.command_path if exc.ctx is not None else "mjstats"
         _error(f"{exc.format_message()} (see '{path} --help')")
         return 2
-    except click.Abort:
+    except click.Abort as exc:
+        if isinstance(exc.__cause__, KeyboardInterrupt):  # Ctrl-C before a study began
+            _error("interrupted; nothing done yet")
+            return 130
         _error("aborted")
         return 1
     except click.ClickException as exc:
         _error(exc.format_message())
         return exc.exit_code
-    except (InvalidHandError, UnknownRulesetError) as exc:
+    except (InvalidHandError, UnknownRulesetError, DataFileError) as exc:
         _error(str(exc))
         return 1
     except BrokenPipeError:  # e.g. `mjstats ... | head`: stop quietly

@@ -61,7 +61,9 @@ def _fmt_table(table) -> str:
     type=click.IntRange(min=1),
     help="Playouts per candidate discard.",
 )
-@click.option("--seed", default=1, show_default=True, type=int, help="Random seed.")
+@click.option(
+    "--seed", default=1, show_default=True, type=click.IntRange(min=0), help="Random seed."
+)
 @click.option(
     "--policy",
     default="efficiency",

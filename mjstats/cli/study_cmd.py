@@ -70,6 +70,46 @@ def write_study_outputs(agg, out: Path) -> list[Path]:
     return paths
 
 
+def _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_tile,
+         checkpoint, resume, dask_address, threads, progress):  # fmt: skip
+    import numba
+
+    from mjstats.studies import StudyInterrupted, make_study, run_study
+    from mjstats.studies.interrupts import EXIT_INTERRUPTED
+
+    if resume and checkpoint is None:
+        raise click.UsageError("--resume needs --checkpoint FILE")
+    if threads is not None:
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    if kind == "exact":
+        if n is not None:
+            raise click.UsageError("exact enumerates every hand; it takes no --n")
+        study = make_study("exact", ruleset=ruleset)
+    else:
+        n = _DEFAULT_N[kind] if n is None else n
+        params = {"n_games" if kind == "play" else "n": n, "seed": seed, "ruleset": ruleset}
+        if kind == "dealt":
+            params.update(tiles=int(tiles), useful=useful, per_form=per_form)
+        if kind == "play":
+            params.update(policy=policy, draws=draws, last_tile=last_tile)
+        try:  # a parameter the study refuses (e.g. more draws than the wall holds)
+            study = make_study(kind, **params)
+        except (TypeError, ValueError) as exc:
+            raise click.UsageError(str(exc)) from None
+    try:
+        agg = run_study(
+            study, dask=dask_address, checkpoint=checkpoint, resume=resume, progress=progress
+        )
+    except StudyInterrupted as exc:
+        cmd = f"mjstats study {kind} ... --checkpoint {exc.checkpoint} --resume"
+        error = click.ClickException(
+            f"interrupted; progress saved to {exc.checkpoint}; finish with: {cmd}"
+        )
+        error.exit_code = EXIT_INTERRUPTED
+        raise error from None
+    return agg
+
+
 def _json_summary(agg) -> dict:
     if agg.kind == "exact":
         from mjstats.studies.exact import exact_summary
@@ -89,6 +129,17 @@ def _json_summary(agg) -> dict:
     return out
 
 
+def _check_dask(value: str | None) -> str | None:
+    if value is not None and (value == "local" or value.startswith("local:")):
+        from mjstats.studies.dask_backend import _local_workers
+
+        try:
+            _local_workers(value)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc)) from None
+    return value
+
+
 @click.command("study")
 @click.argument(
     "kind",
@@ -100,13 +151,13 @@ def _json_summary(agg) -> dict:
 @click.option(
     "--n",
     "n",
-    type=click.IntRange(min=0),
+    type=click.IntRange(min=0, max=2**63 - 1),
     default=None,
     help="Hands, deals or games [default: 1,000,000; play: 20,000; exact: all].",
 )
 @click.option(
     "--seed",
-    type=int,
+    type=click.IntRange(min=0),
     default=0,
     show_default=True,
     help="Seed: the same seed gives the same numbers on any machine or backend.",
@@ -182,6 +233,7 @@ def _json_summary(agg) -> dict:
     "dask_address",
     default=None,
     metavar="ADDRESS",
+    callback=lambda ctx, param, value: _check_dask(value),
     help="Run on Dask: a scheduler address, 'local' or 'local:N' workers.",
 )
 @click.option(
@@ -238,58 +290,38 @@ def command(
       mjstats study sample --n 100000000 --checkpoint run.ckpt    # Ctrl-C, then --resume
       mjstats study sample --dask local:2
     """
-    import numba
+    from mjstats.studies.interrupts import deferred_interrupts
 
-    from mjstats.studies import StudyInterrupted, make_study, run_study
-
-    if resume and checkpoint is None:
-        raise click.UsageError("--resume needs --checkpoint FILE")
-    if threads is not None:
-        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-    if kind == "exact":
-        if n is not None:
-            raise click.UsageError("exact enumerates every hand; it takes no --n")
-        study = make_study("exact", ruleset=ruleset)
-    else:
-        n = _DEFAULT_N[kind] if n is None else n
-        params = {"n_games" if kind == "play" else "n": n, "seed": seed, "ruleset": ruleset}
+    # Ctrl-C from here on: at once while nothing is done, else at the next chunk
+    # group with the progress saved (Dask runs always wait for the next result);
+    # once the study is done, its output is written whole
+    with deferred_interrupts(exit_when_idle=dask_address is None) as guard:
+        agg = _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_tile,
+                   checkpoint, resume, dask_address, threads, progress)  # fmt: skip
+        guard.idle = False  # done: a Ctrl-C now waits for the output to be written
+        if "cooccurrence" in agg.counters and agg["complete"][0] > 0:
+            print_fan_table(agg, top)
         if kind == "dealt":
-            params.update(tiles=int(tiles), useful=useful, per_form=per_form)
+            from rich.console import Console
+
+            from mjstats.studies.dealt import shanten_table
+
+            Console().print(shanten_table(agg).to_string(index=False))
         if kind == "play":
-            params.update(policy=policy, draws=draws, last_tile=last_tile)
-        study = make_study(kind, **params)
-    try:
-        agg = run_study(
-            study, dask=dask_address, checkpoint=checkpoint, resume=resume, progress=progress
-        )
-    except StudyInterrupted as exc:
-        cmd = f"mjstats study {kind} ... --checkpoint {exc.checkpoint} --resume"
-        raise click.ClickException(
-            f"interrupted; progress saved to {exc.checkpoint}; finish with: {cmd}"
-        ) from None
-    if "cooccurrence" in agg.counters and agg["complete"][0] > 0:
-        print_fan_table(agg, top)
-    if kind == "dealt":
-        from rich.console import Console
+            from mjstats.studies.play import play_summary, win_curve
 
-        from mjstats.studies.dealt import shanten_table
-
-        Console().print(shanten_table(agg).to_string(index=False))
-    if kind == "play":
-        from mjstats.studies.play import play_summary, win_curve
-
-        s = play_summary(agg)
-        click.echo(
-            f"policy {policy}: {s['games']:,} games of at most {draws} draws, "
-            f"P(legal win) = {s['p_win']:.4f}, mean fan of wins {s['mean_fan']:.2f}, "
-            f"points per game {s['points_per_game']:.3f}, mean draw of wins "
-            f"{s['mean_win_draw']:.2f}"
-        )
-        curve = win_curve(agg)
-        click.echo(curve.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
-    if out is not None:
-        for p in write_study_outputs(agg, out):
-            click.echo(f"wrote {p}", err=True)
-    if json_path is not None:
-        json_path.write_text(json.dumps(_json_summary(agg), ensure_ascii=False, indent=1))
-        click.echo(f"wrote {json_path}", err=True)
+            s = play_summary(agg)
+            click.echo(
+                f"policy {policy}: {s['games']:,} games of at most {draws} draws, "
+                f"P(legal win) = {s['p_win']:.4f}, mean fan of wins {s['mean_fan']:.2f}, "
+                f"points per game {s['points_per_game']:.3f}, mean draw of wins "
+                f"{s['mean_win_draw']:.2f}"
+            )
+            curve = win_curve(agg)
+            click.echo(curve.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+        if out is not None:
+            for p in write_study_outputs(agg, out):
+                click.echo(f"wrote {p}", err=True)
+        if json_path is not None:
+            json_path.write_text(json.dumps(_json_summary(agg), ensure_ascii=False, indent=1))
+            click.echo(f"wrote {json_path}", err=True)

@@ -663,6 +663,8 @@ def _json_events(obj: dict, game: _JsonGame) -> tuple[str, dict]:
             raise game.error("judge output without 'display'", entry)
         action = display.get("action")
         player = display.get("player", -1)
+        if action in _PLAYER_ACTIONS and (type(player) is not int or not 0 <= player <= 3):
+            raise game.error(f"player must be 0-3, got {player!r}", entry)
         if action == "INIT":
             if quan is None:
                 quan = display.get("quan")
@@ -724,7 +726,7 @@ def _json_events(obj: dict, game: _JsonGame) -> tuple[str, dict]:
             ev.append((rp.OP_HU, player, -1, entry))
             fan = display.get("fan") or []
             total = display.get("fanCnt")
-            if not isinstance(fan, list) or not isinstance(total, int):
+            if not isinstance(fan, list) or type(total) is not int:
                 raise game.error("HU without 'fan' list and 'fanCnt'", entry)
             return "win", {
                 "quan": _wind(game, quan),
@@ -748,8 +750,12 @@ def _json_events(obj: dict, game: _JsonGame) -> tuple[str, dict]:
     raise game.error("log is truncated (no HU, HUANG or final verdict)", len(logs) - 1)
 
 
+_PLAYER_ACTIONS = frozenset(("DRAW", "PLAY", "CHI", "PENG", "GANG", "BUGANG", "HU"))
+"""Judge actions that name the player acting (an integer 0-3; not null, a string, true)."""
+
+
 def _wind(game: _JsonGame, quan: Any) -> int:
-    if not isinstance(quan, int) or not 0 <= quan <= 3:
+    if type(quan) is not int or not 0 <= quan <= 3:
         raise game.error(f"round wind 'quan' must be 0-3, got {quan!r}", None)
     return quan
 
@@ -885,6 +891,8 @@ def read_botzone(source, *, skip_bad: bool = False, chunk_size: int = _CHUNK) ->
     >>> read_botzone(text[: text.index("Score")], skip_bad=True).bad
     1
     """
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise ValueError(f"chunk_size must be a positive number of bytes, got {chunk_size!r}")
     col = _Collector(skip_bad)
     if isinstance(source, (bytes, bytearray)):
         _read_text(io.BytesIO(bytes(source)), "<text>", col, chunk_size)

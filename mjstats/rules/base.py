@@ -169,6 +169,19 @@ class Ruleset:
                 f"ruleset {self.name!r} has no option(s) {sorted(unknown)}; "
                 f"known: {sorted(self.options)}"
             )
+        for name, value in options.items():  # the type of the default: no 'yes' for a flag
+            default = self.options[name]
+            kind = bool if isinstance(default, bool) else type(default)
+            if kind is bool and isinstance(value, np.bool_):
+                value = bool(value)
+            elif kind is int and isinstance(value, np.integer):
+                value = int(value)
+            if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+                raise ValueError(
+                    f"option {name}={value!r} of ruleset {self.name!r}: "
+                    f"give a {kind.__name__} like its default {default!r}"
+                )
+            options[name] = value
         merged = dict(self.options)
         merged.update(options)
         return replace(self, options=merged)

@@ -13,6 +13,7 @@ are not stored; :class:`Aggregate` derives them from the counters.
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 from dataclasses import dataclass, field
@@ -20,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from mjstats.errors import DataFileError
 
 __all__ = ["Aggregate", "atomic_write_bytes"]
 
@@ -142,19 +145,21 @@ class Aggregate:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Aggregate:
-        """Inverse of :meth:`to_dict`; raises ``ValueError`` for anything else."""
-        if d.get("format") != "mjstats-aggregate":
-            raise ValueError("not an mjstats aggregate (missing 'format': 'mjstats-aggregate')")
+        """Inverse of :meth:`to_dict`; raises :class:`~mjstats.errors.DataFileError`
+        (a ``ValueError``) for anything else, naming the problem."""
+        if not isinstance(d, dict) or d.get("format") != "mjstats-aggregate":
+            raise DataFileError("not an mjstats aggregate (missing 'format': 'mjstats-aggregate')")
         if d.get("format_version") != FORMAT_VERSION:
-            raise ValueError(
-                f"aggregate format version {d.get('format_version')} is not supported "
+            raise DataFileError(
+                f"aggregate format version {d.get('format_version')!r} is not supported "
                 f"(this mjstats reads version {FORMAT_VERSION})"
             )
-        counters = {
-            k: np.asarray(v["data"], dtype=np.int64).reshape(v["shape"])
-            for k, v in d["counters"].items()
-        }
-        return cls(d["kind"], d["params"], counters, d.get("meta", {}))
+        kind, params, meta, raw = (d.get(k) for k in ("kind", "params", "meta", "counters"))
+        if not isinstance(kind, str) or not isinstance(params, dict):
+            raise DataFileError("aggregate without a 'kind' string and a 'params' object")
+        if not isinstance(meta, (dict, type(None))) or not isinstance(raw, dict):
+            raise DataFileError("aggregate 'meta' and 'counters' must be objects")
+        return cls(kind, params, {k: _counter(k, v) for k, v in raw.items()}, meta or {})
 
     def save(self, path: str | os.PathLike) -> Path:
         """Write the aggregate as JSON (atomically). Returns the path."""
@@ -164,13 +169,39 @@ class Aggregate:
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> Aggregate:
-        """Read an aggregate written by :meth:`save`."""
-        with open(path, encoding="utf-8") as fh:
-            try:
-                d = json.load(fh)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}: not valid JSON ({exc})") from None
-        return cls.from_dict(d)
+        """Read an aggregate written by :meth:`save`.
+
+        A damaged or foreign file raises :class:`~mjstats.errors.DataFileError`
+        naming the file and the problem (``OSError`` if it cannot be read at all).
+        """
+        try:
+            return cls.from_dict(read_json(path))
+        except DataFileError as exc:
+            raise DataFileError(f"{path}: {exc}") from None
+
+
+def read_json(path: str | os.PathLike) -> Any:
+    """The JSON document in file ``path``; :class:`DataFileError` if it is not UTF-8 JSON."""
+    data = Path(path).read_bytes()
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise DataFileError(f"not valid JSON ({type(exc).__name__}: {exc})") from None
+
+
+def _counter(name: str, v: Any) -> np.ndarray:
+    """One counter of :meth:`Aggregate.from_dict`: a shape and as many non-negative integers."""
+    if not isinstance(v, dict) or not isinstance(v.get("shape"), list):
+        raise DataFileError(f"counter {name!r} has no 'shape' list")
+    shape, data = v["shape"], v.get("data")
+    if not all(type(s) is int and 0 <= s < 2**31 for s in shape) or len(shape) > 4:
+        raise DataFileError(f"counter {name!r} has a bad shape {shape!r}")
+    if not isinstance(data, list) or len(data) != math.prod(shape):
+        raise DataFileError(f"counter {name!r} does not hold {math.prod(shape)} values")
+    if not all(type(x) is int and 0 <= x < 2**63 for x in data):
+        bad = next(x for x in data if not (type(x) is int and 0 <= x < 2**63))
+        raise DataFileError(f"counter {name!r} holds {bad!r}: counts are integers 0 to 2**63-1")
+    return np.array(data, dtype=np.int64).reshape(shape)
 
 
 def _jsonable(obj: Any) -> Any:

@@ -54,7 +54,7 @@ from mjstats.studies.play import (
     resolve_policy,
     wall_tiles,
 )
-from mjstats.studies.runner import Study, run_study
+from mjstats.studies.runner import Study, chunked_weight, run_study, study_seed
 
 __all__ = ["AnalyzeStudy", "Position", "analysis_table", "analyze", "read_position"]
 
@@ -261,7 +261,7 @@ class AnalyzeStudy(_PicklableRuleset, Study):
                 raise ValueError(f"{name} must be at least {lo}, got {value}")
         if seed is None:
             raise ValueError("analyze needs an explicit integer seed for reproducibility")
-        self.draws, self.n, self.seed = int(draws), int(n), int(seed)
+        self.draws, self.n, self.seed = int(draws), int(n), study_seed(seed)
         self.chunk_size, self.last_tile = int(chunk_size), bool(last_tile)
         outside = set(np.flatnonzero(position.seen())) - set(self.ruleset.tiles)
         if outside:
@@ -314,7 +314,7 @@ class AnalyzeStudy(_PicklableRuleset, Study):
         return np.minimum(self.chunk_size, self.n - starts).astype(np.int64)
 
     def chunk_weight(self, first: int, count: int) -> int:
-        return int(self._sizes(first, count).sum()) * len(self.candidates)
+        return chunked_weight(self.n, self.chunk_size, first, count) * len(self.candidates)
 
     def progress_unit(self) -> str:
         return "playouts"

@@ -10,7 +10,7 @@ and the numbers equal those of a local run with the same seed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
 from typing import Any
 
@@ -39,9 +39,11 @@ def connect(dask: str | Any, stack: ExitStack) -> Any:
         ) from exc
     if isinstance(dask, Client):
         return dask
-    text = str(dask)
+    if not isinstance(dask, str):
+        raise TypeError(f"dask must be an address string or a distributed.Client, not {dask!r}")
+    text = dask
     if text == "local" or text.startswith("local:"):
-        n = int(text.split(":", 1)[1]) if ":" in text else None
+        n = _local_workers(text)
         cluster = stack.enter_context(
             LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
         )
@@ -49,25 +51,58 @@ def connect(dask: str | Any, stack: ExitStack) -> Any:
     return stack.enter_context(Client(text))
 
 
+def _local_workers(text: str) -> int | None:
+    """N of ``"local:N"`` (None for ``"local"``); ValueError unless N is a positive integer."""
+    if text == "local":
+        return None
+    n = text.split(":", 1)[1]
+    if not (n.isascii() and n.isdigit() and 0 < int(n) <= 1024):
+        raise ValueError(f"bad Dask address {text!r}: write 'local' or 'local:N', N workers 1-1024")
+    return int(n)
+
+
 def run_groups(
-    study: Any, groups: list[tuple[int, int]], dask: str | Any
+    study: Any,
+    groups: Iterable[tuple[int, int]],
+    dask: str | Any,
+    check: Callable[[], None] = lambda: None,
+    in_flight: int | None = None,
 ) -> Iterator[tuple[int, int, Aggregate]]:
-    """Yield ``(first, count, aggregate)`` for every group, in completion order."""
+    """Yield ``(first, count, aggregate)`` for every group, in completion order.
+
+    ``groups`` is consumed lazily and at most ``in_flight`` tasks (default: two
+    per worker thread) are submitted at a time, so a study of any size starts at
+    once and the client's memory does not grow with it. ``check`` is called
+    while waiting (the runner's interrupt check).
+    """
     from distributed import as_completed
 
     with ExitStack() as stack:
         client = connect(dask, stack)
+        if in_flight is None:
+            in_flight = max(2, 2 * sum(client.nthreads().values()))
         token = abs(hash((study.kind, repr(sorted(study.params().items())))))
-        where = {}
-        for first, count in groups:
-            fut = client.submit(
-                _run, study, first, count, key=f"mjstats-{study.kind}-{token:x}-{first}-{count}"
-            )
-            where[fut] = (first, count)
+        pending = iter(groups)
+        where: dict[Any, tuple[int, int]] = {}
+
+        def submit() -> Any:
+            for first, count in pending:
+                key = f"mjstats-{study.kind}-{token:x}-{first}-{count}"
+                fut = client.submit(_run, study, first, count, key=key)
+                where[fut] = (first, count)
+                return fut
+            return None
+
+        running = as_completed([f for f in (submit() for _ in range(in_flight)) if f is not None])
         try:
-            for fut in as_completed(list(where)):
+            for fut in running:
+                check()
                 first, count = where.pop(fut)
-                yield first, count, fut.result()
+                part = fut.result()
+                nxt = submit()
+                if nxt is not None:
+                    running.add(nxt)
+                yield first, count, part
         finally:
             for fut in where:  # only those not merged yet (interrupted run)
                 fut.cancel()

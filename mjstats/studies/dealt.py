@@ -51,7 +51,7 @@ from mjstats.kernels.shanten import FORM_BITS, IMPOSSIBLE, discard_one, shanten_
 from mjstats.kernels.tables import get_tables
 from mjstats.rules import Ruleset, get_ruleset
 from mjstats.studies.aggregate import Aggregate
-from mjstats.studies.runner import Study
+from mjstats.studies.runner import Study, chunked_weight, study_count, study_seed
 
 __all__ = ["DealtStudy", "deal_prefix", "dealt", "shanten_table"]
 
@@ -235,6 +235,7 @@ class DealtStudy(Study):
     """
 
     kind = "dealt"
+    work_counter = "deals"
 
     def __init__(
         self,
@@ -251,7 +252,7 @@ class DealtStudy(Study):
             raise ValueError(f"n must be an integer >= 0, not {n!r}")
         if seed is None:
             raise ValueError("dealt needs an explicit integer seed for reproducibility")
-        self.n, self.seed, self.tiles = int(n), int(seed), int(tiles)
+        self.n, self.seed, self.tiles = study_count("n", n), study_seed(seed), int(tiles)
         self.useful, self.per_form = bool(useful), bool(per_form)
         self.ruleset = get_ruleset(ruleset)
         if len(self.ruleset.tiles) * 4 < self.tiles:
@@ -294,7 +295,7 @@ class DealtStudy(Study):
         return np.clip(self.n - starts, 0, CHUNK)
 
     def chunk_weight(self, first: int, count: int) -> int:
-        return int(self._sizes(first, count).sum())
+        return chunked_weight(self.n, CHUNK, first, count)
 
     def progress_unit(self) -> str:
         return "deals"

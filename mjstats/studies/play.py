@@ -60,7 +60,7 @@ import pandas as pd
 from mjstats.errors import UnknownRulesetError
 from mjstats.rules import Ruleset, get_ruleset
 from mjstats.studies.aggregate import Aggregate
-from mjstats.studies.runner import Study, run_study
+from mjstats.studies.runner import Study, chunked_weight, run_study, study_seed
 
 __all__ = ["PlayStudy", "play", "play_summary", "win_curve"]
 
@@ -198,6 +198,7 @@ class PlayStudy(_PicklableRuleset, Study):
     """
 
     kind = "play"
+    work_counter = "games"
 
     def __init__(
         self,
@@ -229,7 +230,7 @@ class PlayStudy(_PicklableRuleset, Study):
         if seed is None:
             raise ValueError("play needs an explicit integer seed for reproducibility")
         self.n_games = int(n_games)
-        self.seed = int(seed)
+        self.seed = study_seed(seed)
         self.draws = int(draws)
         self.chunk_size = int(chunk_size)
         self.last_tile = bool(last_tile)
@@ -262,7 +263,7 @@ class PlayStudy(_PicklableRuleset, Study):
         return np.minimum(self.chunk_size, self.n_games - starts).astype(np.int64)
 
     def chunk_weight(self, first: int, count: int) -> int:
-        return int(self._sizes(first, count).sum())
+        return chunked_weight(self.n_games, self.chunk_size, first, count)
 
     def progress_unit(self) -> str:
         return "games"

@@ -15,17 +15,20 @@ writes checkpoints.
 from __future__ import annotations
 
 import abc
-import json
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mjstats.studies.aggregate import Aggregate, _jsonable, atomic_write_bytes
+import numpy as np
 
-__all__ = ["Study", "StudyInterrupted", "run_study"]
+from mjstats.studies.aggregate import Aggregate
+from mjstats.studies.checkpoint import load_checkpoint, save_checkpoint
+from mjstats.studies.interrupts import deferred_interrupts
+
+__all__ = ["Study", "StudyInterrupted", "chunked_weight", "run_study", "study_count", "study_seed"]
 
 
 class Study(abc.ABC):
@@ -36,6 +39,8 @@ class Study(abc.ABC):
     """
 
     kind: str = "study"
+    work_counter: str | None = None
+    """Counter whose sum equals :meth:`chunk_weight` of the chunks done (checked on resume)."""
 
     @abc.abstractmethod
     def params(self) -> dict[str, Any]:
@@ -122,20 +127,20 @@ class _Progress:
             self._bar.__exit__(*exc)
 
 
-def _complement(done: list[list[int]], n: int) -> list[tuple[int, int]]:
+def _complement(done: list[list[int]], n: int) -> Iterator[tuple[int, int]]:
     """Ranges (first, count) of [0, n) not covered by the ``done`` ranges."""
-    todo = []
     pos = 0
     for first, count in sorted(done):
         if first > pos:
-            todo.append((pos, first - pos))
+            yield pos, first - pos
         pos = max(pos, first + count)
     if pos < n:
-        todo.append((pos, n - pos))
-    return todo
+        yield pos, n - pos
 
 
-def _groups(ranges: list[tuple[int, int]], size: int) -> Iterator[tuple[int, int]]:
+def _groups(ranges: Iterable[tuple[int, int]], size: int) -> Iterator[tuple[int, int]]:
+    """Consecutive groups of at most ``size`` chunks, generated lazily: a study of
+    10**13 hands has 10**8 chunks, and a list of their groups alone took 2 GB."""
     for first, count in ranges:
         for start in range(first, first + count, size):
             yield start, min(size, first + count - start)
@@ -151,31 +156,56 @@ def _merge_ranges(done: list[list[int]]) -> list[list[int]]:
     return out
 
 
-def _save_checkpoint(path: Path, study: Study, result: Aggregate, done: list[list[int]]) -> None:
-    payload = {
-        "format": "mjstats-checkpoint",
-        "kind": study.kind,
-        "params": _jsonable(study.params()),
-        "n_chunks": study.n_chunks(),
-        "done": _merge_ranges(done),
-        "aggregate": result.to_dict(),
-    }
-    atomic_write_bytes(path, json.dumps(payload).encode())
+def study_seed(seed: Any) -> int:
+    """Check a study seed: an integer >= 0 (``TypeError``/``ValueError`` otherwise).
+
+    Examples
+    --------
+    >>> study_seed(7)
+    7
+    >>> study_seed(1.5)
+    Traceback (most recent call last):
+    ...
+    TypeError: seed must be an integer >= 0, got 1.5
+    """
+    if seed is None:
+        raise ValueError("a study needs an explicit integer seed for reproducibility")
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+        raise TypeError(f"seed must be an integer >= 0, got {seed!r}")
+    if seed < 0:
+        raise ValueError(f"seed must be an integer >= 0, got {seed}")
+    return int(seed)
 
 
-def _load_checkpoint(path: Path, study: Study) -> tuple[Aggregate, list[list[int]]]:
-    try:
-        payload = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ValueError(f"cannot read checkpoint {path}: {exc}") from None
-    if payload.get("format") != "mjstats-checkpoint":
-        raise ValueError(f"{path} is not an mjstats checkpoint")
-    if payload["kind"] != study.kind or payload["params"] != _jsonable(study.params()):
-        raise ValueError(
-            f"checkpoint {path} belongs to another study ({payload['kind']} "
-            f"{payload['params']}); run with the same parameters, or start afresh without --resume"
-        )
-    return Aggregate.from_dict(payload["aggregate"]), payload["done"]
+def study_count(name: str, n: Any) -> int:
+    """Check a count of hands or games: an integer 0 to 2**63-1 (``TypeError``/``ValueError``).
+
+    Examples
+    --------
+    >>> study_count("n", 10.5)
+    Traceback (most recent call last):
+    ...
+    TypeError: n must be an integer, got 10.5
+    """
+    if isinstance(n, bool) or not isinstance(n, int | np.integer):
+        raise TypeError(f"{name} must be an integer, got {n!r}")
+    if not 0 <= n < 2**63:
+        raise ValueError(f"{name} must be 0 to 2**63-1, got {n}")
+    return int(n)
+
+
+def chunked_weight(total: int, chunk: int, first: int, count: int) -> int:
+    """Units in chunks ``first .. first + count - 1`` of ``total`` units cut into
+    chunks of ``chunk`` (the last one shorter): closed form, for any count.
+
+    Examples
+    --------
+    >>> chunked_weight(10, 4, 0, 3), chunked_weight(10, 4, 2, 1)
+    (10, 2)
+    >>> chunked_weight(10**13, 65536, 0, 10**9)
+    10000000000000
+    """
+    return max(0, min(total, (first + count) * chunk) - min(total, first * chunk))
 
 
 def default_group_size(study: Study) -> int:
@@ -233,51 +263,61 @@ def run_study(
     """
     n_chunks = study.n_chunks()
     ckpt = Path(checkpoint) if checkpoint is not None else None
-    result: Aggregate | None = None
-    done: list[list[int]] = []
-    if resume:
-        if ckpt is None:
-            raise ValueError("resume=True needs the checkpoint path it should continue from")
-        if ckpt.exists():
-            result, done = _load_checkpoint(ckpt, study)
-    size = group_size or default_group_size(study)
-    todo = list(_groups(_complement(done, n_chunks), size))
-    if progress is None:
-        progress = sys.stderr.isatty()
-    remaining = sum(study.chunk_weight(f, c) for f, c in todo)
-    last_save = time.monotonic()
+    if group_size is not None and (type(group_size) is not int or group_size < 1):
+        raise ValueError(f"group_size must be a positive integer, not {group_size!r}")
+    with deferred_interrupts() as guard:
+        result: Aggregate | None = None
+        done: list[list[int]] = []
+        if resume:
+            if ckpt is None:
+                raise ValueError("resume=True needs the checkpoint path it should continue from")
+            if not ckpt.exists():
+                raise FileNotFoundError(
+                    f"nothing to resume: no checkpoint {ckpt} (run without --resume to start)"
+                )
+            result, done = load_checkpoint(ckpt, study)
+            guard.idle_message = f"interrupted; progress saved to {ckpt} (nothing new done)"
+        size = group_size or default_group_size(study)
+        todo = _groups(_complement(done, n_chunks), size)
+        if progress is None:
+            progress = sys.stderr.isatty()
+        remaining = study.total_weight() - sum(study.chunk_weight(f, c) for f, c in done)
+        last_save = time.monotonic()
 
-    def merge(first: int, count: int, part: Aggregate) -> None:
-        nonlocal result, last_save
-        result = part if result is None else result + part
-        done.append([first, count])
-        if on_group is not None:
-            on_group(first, count)
-        if ckpt is not None and time.monotonic() - last_save >= checkpoint_every:
-            _save_checkpoint(ckpt, study, result, done)
-            last_save = time.monotonic()
+        def merge(first: int, count: int, part: Aggregate) -> None:
+            nonlocal result, last_save
+            result = part if result is None else result + part
+            done[:] = _merge_ranges([*done, [first, count]])
+            guard.idle = False  # from here on an interrupt saves the merged result
+            if on_group is not None:
+                on_group(first, count)
+            if ckpt is not None and time.monotonic() - last_save >= checkpoint_every:
+                save_checkpoint(ckpt, study, result, done)
+                last_save = time.monotonic()
+            guard.check()
 
-    try:
-        with _Progress(remaining, study.progress_unit(), bool(progress)) as bar:
-            if dask is None:
-                for first, count in todo:
-                    merge(first, count, study.run_chunks(first, count))
-                    bar.advance(study.chunk_weight(first, count))
-            else:
-                from mjstats.studies.dask_backend import run_groups
+        try:
+            with _Progress(remaining, study.progress_unit(), bool(progress)) as bar:
+                if dask is None:
+                    for first, count in todo:
+                        guard.check()
+                        merge(first, count, study.run_chunks(first, count))
+                        bar.advance(study.chunk_weight(first, count))
+                else:
+                    from mjstats.studies.dask_backend import run_groups
 
-                for first, count, part in run_groups(study, todo, dask):
-                    merge(first, count, part)
-                    bar.advance(study.chunk_weight(first, count))
-    except KeyboardInterrupt:
-        path = ckpt or Path(f"mjstats-{study.kind}.checkpoint.json")
-        partial = result if result is not None else study.run_chunks(0, 0)
-        _save_checkpoint(path, study, partial, done)
-        raise StudyInterrupted(partial, path) from None
-    if result is None:  # nothing to do (e.g. resumed a finished run, or n == 0)
-        result = study.run_chunks(0, 0)
-    if ckpt is not None:
-        _save_checkpoint(ckpt, study, result, done)
+                    for first, count, part in run_groups(study, todo, dask, guard.check):
+                        merge(first, count, part)
+                        bar.advance(study.chunk_weight(first, count))
+        except KeyboardInterrupt:
+            path = ckpt or Path(f"mjstats-{study.kind}.checkpoint.json")
+            partial = result if result is not None else study.run_chunks(0, 0)
+            save_checkpoint(path, study, partial, done)
+            raise StudyInterrupted(partial, path) from None
+        if result is None:  # nothing to do (e.g. resumed a finished run, or n == 0)
+            result = study.run_chunks(0, 0)
+        if ckpt is not None:
+            save_checkpoint(ckpt, study, result, done)
     from mjstats import __version__
 
     result.meta.setdefault("mjstats_version", __version__)

@@ -36,7 +36,7 @@ from mjstats.rules import Ruleset, get_ruleset
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.exact import ExactStudy, complete_weights
 from mjstats.studies.patterns import BlockSpace
-from mjstats.studies.runner import Study
+from mjstats.studies.runner import Study, chunked_weight, study_count, study_seed
 
 __all__ = ["SampleStudy", "sample"]
 
@@ -169,11 +169,10 @@ class SampleStudy(Study):
     """
 
     kind = "sample"
+    work_counter = "hands"
 
     def __init__(self, n: int, seed: int, ruleset: str | Ruleset = "mcr") -> None:
-        if n < 0:
-            raise ValueError(f"n must be >= 0, not {n}")
-        self.n, self.seed = int(n), int(seed)
+        self.n, self.seed = study_count("n", n), study_seed(seed)
         self.ruleset = get_ruleset(ruleset)
 
     def params(self) -> dict[str, Any]:
@@ -194,7 +193,7 @@ class SampleStudy(Study):
         return np.clip(self.n - starts, 0, CHUNK)
 
     def chunk_weight(self, first: int, count: int) -> int:
-        return int(self._sizes(first, count).sum())
+        return chunked_weight(self.n, CHUNK, first, count)
 
     def progress_unit(self) -> str:
         return "hands"
