@@ -41,7 +41,7 @@ def _winning_hands(final: np.ndarray, games) -> HandBatch:
         melds=melds,
         win_tile=win[:, G.S_WIN_TILE].astype(np.uint8),
         self_drawn=win[:, G.S_WIN_KIND] == G.WIN_SELF_DRAWN,
-        last_of_kind=(win[:, G.S_LAST_KIND] == 1) & (win[:, G.S_WIN_KIND] != G.WIN_ROBBED_KONG),
+        last_of_kind=win[:, G.S_LAST_KIND] == 1,
         kong_win=win[:, G.S_KONG_WIN] == 1,
         last_of_wall=win[:, G.S_LAST_WALL] == 1,
         seat_wind=win[:, G.S_WINNER].astype(np.uint8),

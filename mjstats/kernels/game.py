@@ -328,6 +328,17 @@ def score_win(S, p, w, self_drawn, kong_win, last_kind, last_wall, gctx, scratch
 
 
 @jit
+def _last_of_kind_on_discard(S, t, rob):
+    """和绝张 for a win on the discard (or robbed kong) ``t``: the other three copies
+    are visible (the winning tile itself is among ``S_SHOWN``). Never for 抢杠和,
+    which excludes 和绝张 (MCR: 抢杠和 不计和绝张; the robbed tile is always the
+    fourth copy)."""
+    if rob:
+        return 0
+    return 1 if S[S_SHOWN + t] - 1 == 3 else 0
+
+
+@jit
 def _settle(S, winner, w, kind, frm, total, base, last_kind, last_wall, kong_win):
     S[S_WINNER] = winner
     S[S_WIN_TILE] = w
@@ -422,7 +433,7 @@ def legal_response(S, q, gctx, tab, scratch, fan_out, buf, acts):
     rob = S[S_PHASE] == PH_ROB
     mask = waits(S, q, gctx[G_FORMS], tab, buf[0])
     if (mask >> t) & 1:
-        last_kind = 1 if S[S_SHOWN + t] - 1 == 3 else 0
+        last_kind = _last_of_kind_on_discard(S, t, rob)
         last_wall = 0 if can_draw(S, (d + 1) % 4) else 1
         total, legal = score_win(
             S, q, t, 0, 1 if rob else 0, last_kind, last_wall, gctx, scratch, fan_out, buf
@@ -525,7 +536,7 @@ def resolve(S, resp, gctx, tab, scratch, fan_out, buf):
     arg = resp[q] % 64
     h = S_HAND + 34 * q
     if kind == A_HU:
-        last_kind = 1 if S[S_SHOWN + t] - 1 == 3 else 0
+        last_kind = _last_of_kind_on_discard(S, t, rob)
         last_wall = 0 if can_draw(S, (d + 1) % 4) else 1
         kong = 1 if rob else 0
         total, _ = score_win(S, q, t, 0, kong, last_kind, last_wall, gctx, scratch, fan_out, buf)
