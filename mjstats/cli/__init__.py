@@ -51,6 +51,7 @@ COMMANDS: dict[str, str] = {
     "bench": "mjstats.cli.bench_cmd:command",
     "hand": "mjstats.cli:hand_command",
     "records": "mjstats.cli.records_cmd:command",
+    "replay": "mjstats.cli.replay_cmd:command",
     "report": "mjstats.cli.report_cmd:command",
     "score": "mjstats.cli.score_cmd:command",
     "shanten": "mjstats.cli.shanten_cmd:command",

@@ -1,0 +1,27 @@
+"""The game engine: four-player MCR hands (局) played by numba policies, and replays
+of real Botzone games through it.
+
+The kernels are in :mod:`mjstats.kernels.game` (state layout, legal actions,
+claims, payments); this package validates options, runs games and replays records.
+
+Examples
+--------
+>>> from mjstats.games import POLICIES, WALLS
+>>> POLICIES, tuple(WALLS)
+(('random', 'efficiency'), ('botzone', 'shared'))
+"""
+
+from __future__ import annotations
+
+from mjstats.games.engine import POLICIES, WALLS, GameOptionError, engine_context, play_games
+from mjstats.games.replay import ReplayError, replay
+
+__all__ = [
+    "POLICIES",
+    "WALLS",
+    "GameOptionError",
+    "ReplayError",
+    "engine_context",
+    "play_games",
+    "replay",
+]

@@ -1,0 +1,169 @@
+"""Public layer of the game engine: options -> kernel constants, games -> DataFrame."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from mjstats.kernels import game as G
+from mjstats.rules import Ruleset, get_ruleset
+
+__all__ = ["POLICIES", "WALLS", "GameOptionError", "engine_context", "play_games"]
+
+
+class GameOptionError(ValueError):
+    """An impossible combination of game options (unknown wall, policy, ruleset, wind)."""
+
+
+WALLS = {"botzone": G.WALL_BOTZONE, "shared": G.WALL_SHARED}
+"""Wall names: ``"botzone"`` (136 tiles, a 34-tile segment per player, as the Botzone
+judge plays) and ``"shared"`` (144 tiles with the 8 flowers, replacements from the far end)."""
+
+POLICIES = tuple(G.POLICY_IDS)
+"""Built-in policy names (``"random"``: uniform over the legal actions;
+``"efficiency"``: fewest shanten, most useful tiles, claims that lower the shanten
+while a fan target reaching the minimum stays reachable)."""
+
+
+def _policy_ids(policy) -> list[int]:
+    names = [policy] if isinstance(policy, str) else list(policy)
+    if len(names) == 1:
+        names = names * 4
+    if len(names) != 4:
+        raise GameOptionError(
+            f"give one policy for all seats or one per seat (4), not {len(names)}"
+        )
+    ids = []
+    for name in names:
+        if name not in G.POLICY_IDS:
+            raise GameOptionError(f"unknown policy {name!r}; choose one of {', '.join(POLICIES)}")
+        ids.append(G.POLICY_IDS[name])
+    return ids
+
+
+def engine_context(ruleset, wall: str, round_wind: int, policy, check: bool = False):
+    """The kernel constants of a game: ``(gctx, pctx, shanten tables, suit table)``.
+
+    ``gctx`` is the engine's int64 (G_SIZE,) context, ``pctx`` the policies'
+    contexts, one row per seat (seat wind = row).
+
+    Examples
+    --------
+    >>> gctx, pctx, _, _ = engine_context("mcr", "shared", 0, "random")
+    >>> int(gctx[G.G_MINIMUM]), pctx.shape
+    (8, (4, 8))
+    """
+    from mjstats.kernels.decompose import suit_table
+    from mjstats.kernels.scoring import kernel_spec
+    from mjstats.kernels.tables import get_tables
+    from mjstats.studies.play import game_context
+
+    rs = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
+    if rs.name != "mcr":
+        raise GameOptionError(
+            f"the game engine plays four-player MCR only so far (ruleset {rs.name!r})"
+        )
+    if wall not in WALLS:
+        raise GameOptionError(f"unknown wall {wall!r}; choose one of {', '.join(WALLS)}")
+    if not 0 <= int(round_wind) <= 3:
+        raise GameOptionError(f"round wind must be 0-3 (E S W N), not {round_wind!r}")
+    ids = _policy_ids(policy)
+    spec = kernel_spec(rs)
+    gctx = np.zeros(G.G_SIZE, np.int64)
+    gctx[G.G_RULESET] = spec.ruleset_id
+    gctx[G.G_OPTS] = spec.opts
+    gctx[G.G_MINIMUM] = spec.minimum
+    gctx[G.G_FLOWERS_COUNT] = int(spec.flowers_count_toward_minimum)
+    gctx[G.G_ROUND] = int(round_wind)
+    gctx[G.G_BASE] = rs.base_payment
+    gctx[G.G_WALL] = WALLS[wall]
+    gctx[G.G_CHECK] = int(check)
+    gctx[G.G_POLICY : G.G_POLICY + 4] = ids
+    pctx = np.stack([game_context(rs, 0, seat, int(round_wind)) for seat in range(4)])
+    gctx[G.G_FORMS] = pctx[0, 2]
+    return gctx, pctx, get_tables(), suit_table()
+
+
+def play_games(
+    n: int,
+    seed: int,
+    *,
+    ruleset: Ruleset | str = "mcr",
+    wall: str = "shared",
+    policy="efficiency",
+    round_wind: int = 0,
+    first: int = 0,
+    check: bool = False,
+    keep_state: bool = False,
+):
+    """Play ``n`` four-player MCR games (hands, 局) with built-in policies.
+
+    Game ``first + i`` of seed ``seed`` always gets the same wall and the same
+    random choices, whatever the threads or how the games are split.
+
+    Parameters
+    ----------
+    n, seed : int
+        Number of games and study seed.
+    ruleset : Ruleset or str
+        ``"mcr"`` (options and profiles apply: the scorer is the ruleset's).
+    wall : {"shared", "botzone"}
+    policy : str or sequence of 4 str
+        One of :data:`POLICIES` for all seats, or one per seat (seat 0 East, the dealer).
+    round_wind : int
+        0-3 (E S W N).
+    check : bool
+        Verify the tile invariants (:func:`mjstats.kernels.game.check_tiles`) after
+        every step; a broken one is error code ``E_INVARIANT``.
+    keep_state : bool
+        Also return the final state vectors (int64 (n, N_STATE)).
+
+    Returns
+    -------
+    games : pandas.DataFrame
+        One row per game: ``error`` (0 = fine; else a code of
+        :data:`mjstats.kernels.game.ERRORS`), ``winner`` (-1 drawn), ``kind``
+        (0 discard, 1 self-drawn, 2 robbed kong), ``from_seat``, ``total``,
+        ``score0``..``score3``, ``steps``, ``claims``, ``last_of_kind``,
+        ``last_of_wall``, ``kong_win``.
+    fans : numpy.ndarray
+        uint8 (n, n_fans): fan counts of each game's win (zero rows for draws).
+
+    Examples
+    --------
+    >>> games, fans = play_games(20, seed=1, policy="random")
+    >>> scores = games[["score0", "score1", "score2", "score3"]]
+    >>> int(scores.sum(axis=1).abs().max()), int(games.error.max())
+    (0, 0)
+    """
+    if int(n) < 0:
+        raise GameOptionError(f"number of games must be >= 0, not {n}")
+    rs = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
+    gctx, pctx, tab, suits = engine_context(rs, wall, round_wind, policy, check)
+    out = np.zeros((n, G.N_R), np.int64)
+    fans = np.zeros((n, rs.n_fans), np.uint8)
+    final = np.zeros((n if keep_state else 0, G.N_STATE), np.int64)
+    G.play_games(int(first), int(n), np.uint64(int(seed) % (1 << 64)), gctx, pctx, tab, suits,
+                 rs.n_fans, out, fans, final)  # fmt: skip
+    cols = {
+        "error": out[:, G.R_ERR],
+        "winner": out[:, G.R_WINNER],
+        "kind": out[:, G.R_KIND],
+        "from_seat": out[:, G.R_FROM],
+        "total": out[:, G.R_TOTAL],
+    }
+    for q in range(4):
+        cols[f"score{q}"] = out[:, G.R_SCORE + q]
+    cols.update(
+        steps=out[:, G.R_STEPS],
+        claims=out[:, G.R_CLAIMS],
+        last_of_kind=out[:, G.R_LAST_KIND],
+        last_of_wall=out[:, G.R_LAST_WALL],
+        kong_win=out[:, G.R_KONG_WIN],
+        err_seat=out[:, G.R_ERR_SEAT],
+        err_action=out[:, G.R_ERR_ACTION],
+    )
+    games = pd.DataFrame(cols)
+    if keep_state:
+        return games, fans, final
+    return games, fans

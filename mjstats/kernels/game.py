@@ -1,0 +1,1001 @@
+"""Numba kernels of the four-player MCR game engine (one hand, 局, from the deal to the end).
+
+Why here: every numba kernel of mjstats lives in :mod:`mjstats.kernels` (the cache
+key and the no-JIT test lane cover this package); :mod:`mjstats.games` is the public
+layer over these kernels (validation, replay of records, DataFrames).
+
+State
+-----
+One game is one ``int64`` vector ``S`` (layout ``S_*`` below), so every helper takes
+a single array and a game allocates nothing:
+
+* ``S_HAND`` 4 x 34 concealed counts; ``S_MELD`` 4 seats x 4 melds x (kind, tile,
+  from seat) with the kinds of :mod:`mjstats.hand` (1 chow, tile = lowest tile; 2
+  pung; 3 exposed kong, promoted ones included; 4 concealed kong); ``S_NMELD``;
+* ``S_POOL`` unclaimed discards (34 counts); ``S_SHOWN`` the copies visible to all
+  (unclaimed discards plus the tiles of exposed melds: what 和绝张 counts);
+* ``S_FLOWERS`` flower masks (bit ``f``: flower ``f``, tile code ``34 + f``);
+* ``S_WALL`` the wall as dealt (tile codes 0-33, flowers 34-41) and its cursors:
+  ``WALL_BOTZONE``: four segments of 34, segment ``p`` = ``wall[34p:34p+34]`` taken
+  from its end by player ``p`` only (deal included), as the Botzone judge plays;
+  ``WALL_SHARED``: 144 tiles taken from the front, flowers set aside and replaced
+  (like kong replacement tiles) from the far end;
+* turn, phase, last tile and seat, the result (winner, win tile, kind, fan total,
+  context flags) and the four scores.
+
+Actions
+-------
+An action is one ``int64``: ``kind * 64 + tile`` (:func:`action`). On one's own
+turn (``PH_OWN``): ``A_DISCARD``, ``A_TSUMO`` (self-drawn win), ``A_ANGANG``
+(concealed kong), ``A_BUGANG`` (promoted kong). In answer to a discard
+(``PH_CLAIM``) or a promoted kong (``PH_ROB``, robbing only): ``A_PASS`` (0),
+``A_HU``, ``A_KONG``, ``A_PUNG``, ``A_CHOW`` (tile = middle tile of the chow).
+:func:`legal_own` / :func:`legal_response` list the legal ones; the apply functions
+assume a listed action (the game loop and the replay check that first).
+
+Rules (MCR; those of the Botzone judge where it decides):
+
+* a kong needs a replacement tile (the konger must be able to draw); a claim
+  is followed by a discard; a kong by a replacement draw (杠上开花 if it wins);
+* on a discard: win, exposed kong or pung by anyone, chow by the next seat only;
+  priority win > kong = pung > chow, ties in turn order from the discarder;
+  a promoted kong may be robbed (抢杠和);
+* win legality and fans from :func:`score_win` (the ruleset's scorer; the one
+  call site), with the context derived from the state: self-drawn, 和绝张
+  (the three other copies visible: ``S_SHOWN`` without the winning discard),
+  kong win, last tile of the wall (the player due to draw next cannot);
+* the game is drawn when the player due to draw cannot;
+* payments: self-drawn, every other seat pays ``base + total``; on a discard
+  (or a robbed kong) the discarder pays ``base + total`` and the others ``base``.
+
+Kernels return error codes (``E_*``), never raise.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from mjstats.kernels import policies as P
+from mjstats.kernels._jit import jit, pjit
+from mjstats.kernels.rng import randbelow
+from mjstats.kernels.scoring import score_one
+from mjstats.kernels.shanten import useful_one
+
+# ---------------------------------------------------------------- state layout
+S_HAND = 0
+S_MELD = 136  # seat p, meld m: S_MELD + 12 p + 3 m + (0 kind, 1 tile, 2 from seat)
+S_NMELD = 184
+S_POOL = 188
+S_SHOWN = 222
+S_FLOWERS = 256
+S_WALL = 260  # 144
+S_WALL_N = 404
+S_TAKEN = 405  # 4 (botzone: tiles taken from each segment)
+S_FRONT = 409  # shared: next front index
+S_BACK = 410  # shared: next far-end index
+S_WALL_KIND = 411
+S_TURN = 412
+S_PHASE = 413
+S_LAST_TILE = 414
+S_LAST_SEAT = 415
+S_KONG_DRAW = 416  # the current own turn follows a kong replacement draw
+S_DRAWN = 417  # tile just drawn on this turn, -1 after a claim
+S_WINNER = 418
+S_WIN_TILE = 419
+S_FROM = 420  # discarder / konger, -1 self-drawn
+S_WIN_KIND = 421  # 0 discard, 1 self-drawn, 2 robbed kong
+S_TOTAL = 422
+S_LAST_KIND = 423
+S_LAST_WALL = 424
+S_KONG_WIN = 425
+S_SCORE = 426  # 4
+S_ROUND = 430
+S_STEPS = 431
+S_WAITS = 432  # 4: mask of winning tiles of the seat's 3k+1 hand, -1 = not computed
+S_CAN_TSUMO = 436
+S_ERR_SEAT = 437
+S_ERR_ACTION = 438
+S_CLAIMS = 439  # claims made (chow, pung, kong) in the game
+N_STATE = 448
+
+# phases
+PH_OWN = 1
+PH_CLAIM = 2
+PH_ROB = 3
+PH_WIN = 4
+PH_DRAWN = 5
+
+WALL_BOTZONE = 0
+WALL_SHARED = 1
+WALL_SIZES = (136, 144)
+
+WIN_DISCARD = 0
+WIN_SELF_DRAWN = 1
+WIN_ROBBED_KONG = 2
+
+# action kinds
+A_PASS = 0
+A_DISCARD = 1
+A_TSUMO = 2
+A_ANGANG = 3
+A_BUGANG = 4
+A_HU = 5
+A_KONG = 6
+A_PUNG = 7
+A_CHOW = 8
+ACTION_NAMES = ("pass", "discard", "tsumo", "angang", "bugang", "hu", "kong", "pung", "chow")
+_RANK = np.array([0, 0, 0, 0, 0, 3, 2, 2, 1], np.int64)  # claim priority by kind
+MAX_ACTIONS = 40
+
+# game context vector (engine constants)
+G_RULESET = 0
+G_OPTS = 1
+G_MINIMUM = 2
+G_FLOWERS_COUNT = 3
+G_FORMS = 4
+G_ROUND = 5
+G_BASE = 6
+G_WALL = 7
+G_CHECK = 8  # verify the tile invariants after every step
+G_POLICY = 12  # 4: policy id per seat
+G_SIZE = 16
+
+POLICY_RANDOM = 0
+POLICY_EFFICIENCY = 1
+POLICY_IDS = {"random": POLICY_RANDOM, "efficiency": POLICY_EFFICIENCY}
+
+# error codes
+E_OK = 0
+E_WALL = 1
+E_ILLEGAL = 2
+E_POLICY = 3
+E_INVARIANT = 4
+E_STEPS = 5
+ERRORS = (
+    "no error",
+    "bad wall (tile codes, copies or size)",
+    "illegal action",
+    "policy returned an illegal action",
+    "tile invariant broken",
+    "game did not end",
+)
+
+_MAX_STEPS = 2000
+
+
+@jit
+def action(kind, tile):
+    """The action code of ``kind`` (``A_*``) on ``tile``."""
+    return np.int64(kind) * 64 + np.int64(tile)
+
+
+# ---------------------------------------------------------------- wall
+@jit
+def can_draw(S, p):
+    """Whether seat ``p`` could draw a tile now (else the game is drawn when due)."""
+    if S[S_WALL_KIND] == WALL_BOTZONE:
+        return S[S_TAKEN + p] < 34
+    return S[S_FRONT] <= S[S_BACK]
+
+
+@jit
+def _take(S, p, replacement):
+    """Take a tile for seat ``p`` (flowers set aside and replaced); -1 if none is left."""
+    if S[S_WALL_KIND] == WALL_BOTZONE:
+        k = S[S_TAKEN + p]
+        if k >= 34:
+            return -1
+        S[S_TAKEN + p] = k + 1
+        return S[S_WALL + 34 * p + 33 - k]
+    while True:
+        if S[S_FRONT] > S[S_BACK]:
+            return -1
+        if replacement:
+            t = S[S_WALL + S[S_BACK]]
+            S[S_BACK] -= 1
+        else:
+            t = S[S_WALL + S[S_FRONT]]
+            S[S_FRONT] += 1
+        if t < 34:
+            return t
+        S[S_FLOWERS + p] |= np.int64(1) << (t - 34)
+        replacement = True
+
+
+@jit
+def wall_left(S, p):
+    """Tiles seat ``p`` may still draw (its segment, or the whole shared wall)."""
+    if S[S_WALL_KIND] == WALL_BOTZONE:
+        return 34 - S[S_TAKEN + p]
+    return S[S_BACK] - S[S_FRONT] + 1
+
+
+@jit
+def new_game(S, wall, wall_kind, round_wind):
+    """Reset ``S`` and deal 13 tiles to each seat from ``wall``; returns an error code.
+
+    ``wall``: int64 tile codes (0-33, flowers 34-41), 136 for ``WALL_BOTZONE`` (no
+    flowers), 144 for ``WALL_SHARED``. Seat 0 (East) is the dealer and draws first:
+    after this call the dealer's first draw is made (phase ``PH_OWN``).
+    """
+    S[:] = 0
+    n = wall.shape[0]
+    if n != 136 + 8 * wall_kind:
+        return E_WALL
+    seen = np.zeros(42, np.int64)
+    for i in range(n):
+        t = wall[i]
+        if t < 0 or t >= 34 + 8 * wall_kind:
+            return E_WALL
+        seen[t] += 1
+        S[S_WALL + i] = t
+    for t in range(42):
+        if seen[t] != (4 if t < 34 else (1 if wall_kind == WALL_SHARED else 0)):
+            return E_WALL
+    S[S_WALL_N] = n
+    S[S_WALL_KIND] = wall_kind
+    S[S_FRONT] = 0
+    S[S_BACK] = n - 1
+    S[S_ROUND] = round_wind
+    S[S_WINNER] = -1
+    S[S_FROM] = -1
+    S[S_LAST_SEAT] = -1
+    S[S_LAST_TILE] = -1
+    S[S_DRAWN] = -1
+    for p in range(4):
+        S[S_WAITS + p] = -1
+        for _ in range(13):
+            t = _take(S, p, False)
+            S[S_HAND + 34 * p + t] += 1
+    return E_OK
+
+
+# ---------------------------------------------------------------- helpers
+@jit
+def _hand_size(S, p):
+    n = 0
+    for t in range(34):
+        n += S[S_HAND + 34 * p + t]
+    return n
+
+
+@jit
+def waits(S, p, forms, tab, counts):
+    """Mask of the tiles completing seat ``p``'s 3k+1 concealed hand (cached in ``S``).
+
+    ``counts``: a uint8 (34,) scratch hand."""
+    m = S[S_WAITS + p]
+    if m >= 0:
+        return m
+    for t in range(34):
+        counts[t] = S[S_HAND + 34 * p + t]
+    sh, mask = useful_one(counts, S[S_NMELD + p], forms, tab)
+    m = np.int64(mask) if sh == 0 else np.int64(0)
+    S[S_WAITS + p] = m
+    return m
+
+
+@jit
+def _add_meld(S, p, kind, tile, frm):
+    m = S[S_NMELD + p]
+    o = S_MELD + 12 * p + 3 * m
+    S[o] = kind
+    S[o + 1] = tile
+    S[o + 2] = frm
+    S[S_NMELD + p] = m + 1
+
+
+@jit
+def score_win(S, p, w, self_drawn, kong_win, last_kind, last_wall, gctx, scratch, fan_out, buf):
+    """Score seat ``p`` winning on ``w``: ``(total, legal)``, fans in ``fan_out``.
+
+    The engine's only call of the ruleset's scorer. ``buf`` is
+    ``(uint8 (34,) concealed, uint8 (4, 2) melds)`` scratch. ``total`` includes
+    flower points and is -1 for an incomplete hand.
+    """
+    conc, melds = buf
+    for t in range(34):
+        conc[t] = S[S_HAND + 34 * p + t]
+    if not self_drawn:
+        conc[w] += 1
+    n = S[S_NMELD + p]
+    for m in range(4):
+        if m < n:
+            melds[m, 0] = S[S_MELD + 12 * p + 3 * m]
+            melds[m, 1] = S[S_MELD + 12 * p + 3 * m + 1]
+        else:
+            melds[m, 0] = 0
+            melds[m, 1] = 0
+    # sorted by tile then kind, empty slots last (the HandBatch convention)
+    for i in range(1, n):
+        j = i
+        while j > 0 and (
+            melds[j - 1, 1] > melds[j, 1]
+            or (melds[j - 1, 1] == melds[j, 1] and melds[j - 1, 0] > melds[j, 0])
+        ):
+            for c in range(2):
+                x = melds[j - 1, c]
+                melds[j - 1, c] = melds[j, c]
+                melds[j, c] = x
+            j -= 1
+    total, _, _, legal = score_one(
+        gctx[G_RULESET], gctx[G_OPTS], gctx[G_MINIMUM], gctx[G_FLOWERS_COUNT] != 0, conc, melds,
+        w, self_drawn != 0, last_kind != 0, kong_win != 0, last_wall != 0, p, S[S_ROUND],
+        S[S_FLOWERS + p], 0, scratch, fan_out,
+    )  # fmt: skip
+    return total, legal
+
+
+@jit
+def _last_of_kind_on_discard(S, t, rob):
+    """和绝张 for a win on the discard (or robbed kong) ``t``: the other three copies
+    are visible (the winning tile itself is among ``S_SHOWN``). Never for 抢杠和,
+    which excludes 和绝张 (MCR: 抢杠和 不计和绝张; the robbed tile is always the
+    fourth copy)."""
+    if rob:
+        return 0
+    return 1 if S[S_SHOWN + t] - 1 == 3 else 0
+
+
+@jit
+def _settle(S, winner, w, kind, frm, total, base, last_kind, last_wall, kong_win):
+    S[S_WINNER] = winner
+    S[S_WIN_TILE] = w
+    S[S_WIN_KIND] = kind
+    S[S_FROM] = frm
+    S[S_TOTAL] = total
+    S[S_LAST_KIND] = last_kind
+    S[S_LAST_WALL] = last_wall
+    S[S_KONG_WIN] = kong_win
+    S[S_PHASE] = PH_WIN
+    for q in range(4):
+        if q == winner:
+            continue
+        pay = base + total if (kind == WIN_SELF_DRAWN or q == frm) else base
+        S[S_SCORE + q] -= pay
+        S[S_SCORE + winner] += pay
+
+
+# ---------------------------------------------------------------- turns
+@jit
+def begin_turn(S, p, replacement, gctx, tab, scratch, fan_out, buf):
+    """Seat ``p`` draws (a replacement after a kong if ``replacement``) and is to act.
+
+    Decides whether a self-drawn win is legal (``S[S_CAN_TSUMO]``). When ``p``
+    cannot draw, the game is drawn (``PH_DRAWN``).
+    """
+    S[S_TURN] = p
+    if not can_draw(S, p):
+        S[S_PHASE] = PH_DRAWN
+        return
+    conc = buf[0]
+    mask = waits(S, p, gctx[G_FORMS], tab, conc)
+    t = _take(S, p, replacement)
+    if t < 0:  # shared wall: only flowers were left
+        S[S_PHASE] = PH_DRAWN
+        return
+    S[S_HAND + 34 * p + t] += 1
+    S[S_DRAWN] = t
+    S[S_LAST_TILE] = t
+    S[S_LAST_SEAT] = p
+    S[S_KONG_DRAW] = 1 if replacement else 0
+    S[S_PHASE] = PH_OWN
+    S[S_CAN_TSUMO] = 0
+    if (mask >> t) & 1:
+        last_kind = 1 if S[S_SHOWN + t] == 3 else 0
+        last_wall = 0 if can_draw(S, (p + 1) % 4) else 1
+        total, legal = score_win(
+            S, p, t, 1, 1 if replacement else 0, last_kind, last_wall, gctx, scratch, fan_out, buf
+        )
+        if total >= 0 and legal:
+            S[S_CAN_TSUMO] = 1
+
+
+@jit
+def legal_own(S, acts):
+    """Legal actions of the seat to act (``PH_OWN``) into ``acts``; returns their number."""
+    p = S[S_TURN]
+    n = 0
+    if S[S_DRAWN] >= 0:
+        if S[S_CAN_TSUMO]:
+            acts[n] = action(A_TSUMO, S[S_DRAWN])
+            n += 1
+        if can_draw(S, p):
+            for t in range(34):
+                if S[S_HAND + 34 * p + t] == 4:
+                    acts[n] = action(A_ANGANG, t)
+                    n += 1
+            for m in range(S[S_NMELD + p]):
+                o = S_MELD + 12 * p + 3 * m
+                if S[o] == 2 and S[S_HAND + 34 * p + S[o + 1]] > 0:
+                    acts[n] = action(A_BUGANG, S[o + 1])
+                    n += 1
+    for t in range(34):
+        if S[S_HAND + 34 * p + t] > 0:
+            acts[n] = action(A_DISCARD, t)
+            n += 1
+    return n
+
+
+@jit
+def legal_response(S, q, gctx, tab, scratch, fan_out, buf, acts):
+    """Legal answers of seat ``q`` to the last discard or promoted kong; returns their number.
+
+    ``acts[0]`` is always ``A_PASS``."""
+    acts[0] = A_PASS
+    n = 1
+    d = S[S_LAST_SEAT]
+    t = S[S_LAST_TILE]
+    if q == d:
+        return n
+    h = S_HAND + 34 * q
+    rob = S[S_PHASE] == PH_ROB
+    mask = waits(S, q, gctx[G_FORMS], tab, buf[0])
+    if (mask >> t) & 1:
+        last_kind = _last_of_kind_on_discard(S, t, rob)
+        last_wall = 0 if can_draw(S, (d + 1) % 4) else 1
+        total, legal = score_win(
+            S, q, t, 0, 1 if rob else 0, last_kind, last_wall, gctx, scratch, fan_out, buf
+        )
+        if total >= 0 and legal:
+            acts[n] = action(A_HU, t)
+            n += 1
+    if rob:
+        return n
+    if S[h + t] == 3 and can_draw(S, q):
+        acts[n] = action(A_KONG, t)
+        n += 1
+    if S[h + t] >= 2:
+        acts[n] = action(A_PUNG, t)
+        n += 1
+    if q == (d + 1) % 4 and t < 27:
+        for mid in range(t - 1, t + 2):
+            if mid // 9 != t // 9 or mid % 9 == 0 or mid % 9 == 8:
+                continue
+            ok = True
+            for k in range(mid - 1, mid + 2):
+                if k != t and S[h + k] == 0:
+                    ok = False
+            if ok:
+                acts[n] = action(A_CHOW, mid)
+                n += 1
+    return n
+
+
+@jit
+def apply_own(S, a, gctx, tab, scratch, fan_out, buf):
+    """Apply the own-turn action ``a`` (one of :func:`legal_own`'s) of the seat to act."""
+    p = S[S_TURN]
+    kind = a // 64
+    t = a % 64
+    h = S_HAND + 34 * p
+    S[S_STEPS] += 1
+    if kind == A_DISCARD:
+        S[h + t] -= 1
+        S[S_POOL + t] += 1
+        S[S_SHOWN + t] += 1
+        S[S_WAITS + p] = -1
+        S[S_LAST_TILE] = t
+        S[S_LAST_SEAT] = p
+        S[S_DRAWN] = -1
+        S[S_PHASE] = PH_CLAIM
+    elif kind == A_TSUMO:
+        last_kind = 1 if S[S_SHOWN + t] == 3 else 0
+        last_wall = 0 if can_draw(S, (p + 1) % 4) else 1
+        kong = S[S_KONG_DRAW]
+        total, _ = score_win(S, p, t, 1, kong, last_kind, last_wall, gctx, scratch, fan_out, buf)
+        _settle(S, p, t, WIN_SELF_DRAWN, -1, total, gctx[G_BASE], last_kind, last_wall, kong)
+    elif kind == A_ANGANG:
+        S[h + t] -= 4
+        _add_meld(S, p, 4, t, p)
+        S[S_WAITS + p] = -1
+        S[S_LAST_TILE] = t
+        S[S_LAST_SEAT] = p
+        begin_turn(S, p, True, gctx, tab, scratch, fan_out, buf)
+    elif kind == A_BUGANG:
+        S[h + t] -= 1
+        for m in range(S[S_NMELD + p]):
+            o = S_MELD + 12 * p + 3 * m
+            if S[o] == 2 and S[o + 1] == t:
+                S[o] = 3
+        S[S_SHOWN + t] += 1
+        S[S_WAITS + p] = -1
+        S[S_LAST_TILE] = t
+        S[S_LAST_SEAT] = p
+        S[S_DRAWN] = -1
+        S[S_PHASE] = PH_ROB
+
+
+@jit
+def resolve(S, resp, gctx, tab, scratch, fan_out, buf):
+    """Apply the answers ``resp`` (int64 (4,), one per seat) to a discard or promoted kong.
+
+    The highest-priority claim wins (hu > kong = pung > chow; ties in turn order
+    from the discarder); returns the seat whose claim was taken, or -1.
+    """
+    d = S[S_LAST_SEAT]
+    t = S[S_LAST_TILE]
+    best = -1
+    best_rank = 0
+    for k in range(1, 4):
+        q = (d + k) % 4
+        r = _RANK[resp[q] // 64]
+        if r > best_rank:
+            best_rank = r
+            best = q
+    rob = S[S_PHASE] == PH_ROB
+    if best < 0:
+        if rob:
+            begin_turn(S, d, True, gctx, tab, scratch, fan_out, buf)
+        else:
+            begin_turn(S, (d + 1) % 4, False, gctx, tab, scratch, fan_out, buf)
+        return -1
+    q = best
+    kind = resp[q] // 64
+    arg = resp[q] % 64
+    h = S_HAND + 34 * q
+    if kind == A_HU:
+        last_kind = _last_of_kind_on_discard(S, t, rob)
+        last_wall = 0 if can_draw(S, (d + 1) % 4) else 1
+        kong = 1 if rob else 0
+        total, _ = score_win(S, q, t, 0, kong, last_kind, last_wall, gctx, scratch, fan_out, buf)
+        # the winning tile moves into the winner's hand
+        S[S_SHOWN + t] -= 1
+        if rob:
+            for m in range(S[S_NMELD + d]):
+                o = S_MELD + 12 * d + 3 * m
+                if S[o] == 3 and S[o + 1] == t:
+                    S[o] = 2
+        else:
+            S[S_POOL + t] -= 1
+        S[h + t] += 1
+        kind_win = WIN_ROBBED_KONG if rob else WIN_DISCARD
+        _settle(S, q, t, kind_win, d, total, gctx[G_BASE], last_kind, last_wall, 1 if rob else 0)
+        return q
+    S[S_POOL + t] -= 1
+    S[S_WAITS + q] = -1
+    S[S_CLAIMS] += 1
+    if kind == A_KONG:
+        S[h + t] -= 3
+        S[S_SHOWN + t] += 3
+        _add_meld(S, q, 3, t, d)
+        begin_turn(S, q, True, gctx, tab, scratch, fan_out, buf)
+        return q
+    if kind == A_PUNG:
+        S[h + t] -= 2
+        S[S_SHOWN + t] += 2
+        _add_meld(S, q, 2, t, d)
+    else:
+        for k in range(arg - 1, arg + 2):
+            if k != t:
+                S[h + k] -= 1
+                S[S_SHOWN + k] += 1
+        _add_meld(S, q, 1, arg - 1, d)
+    S[S_TURN] = q
+    S[S_DRAWN] = -1
+    S[S_KONG_DRAW] = 0
+    S[S_PHASE] = PH_OWN
+    return q
+
+
+# ---------------------------------------------------------------- invariants
+@jit
+def check_tiles(S):
+    """True when every tile is in exactly one place: hands, melds, pool, wall, flowers.
+
+    Also checks hand sizes (3k+1 between turns, 3k+2 for the seat to act) and that
+    the visible counts equal the pool plus the exposed melds' tiles.
+    """
+    where = np.zeros(42, np.int64)
+    shown = np.zeros(34, np.int64)
+    for p in range(4):
+        size = 0
+        for t in range(34):
+            c = S[S_HAND + 34 * p + t]
+            if c < 0:
+                return False
+            where[t] += c
+            size += c
+        for m in range(S[S_NMELD + p]):
+            o = S_MELD + 12 * p + 3 * m
+            k = S[o]
+            tile = S[o + 1]
+            if k == 1:
+                for j in range(3):
+                    where[tile + j] += 1
+                    shown[tile + j] += 1
+            elif k == 2:
+                where[tile] += 3
+                shown[tile] += 3
+            elif k == 3:
+                where[tile] += 4
+                shown[tile] += 4
+            else:
+                where[tile] += 4
+        size += 3 * S[S_NMELD + p]
+        own = S[S_PHASE] == PH_OWN and S[S_TURN] == p
+        won = S[S_PHASE] == PH_WIN and S[S_WINNER] == p
+        if size != (14 if (own or won) else 13):
+            return False
+        f = S[S_FLOWERS + p]
+        for b in range(8):
+            if (f >> b) & 1:
+                where[34 + b] += 1
+    for t in range(34):
+        c = S[S_POOL + t]
+        if c < 0:
+            return False
+        where[t] += c
+        shown[t] += c
+        if shown[t] != S[S_SHOWN + t]:
+            return False
+    # tiles still in the wall
+    if S[S_WALL_KIND] == WALL_BOTZONE:
+        for p in range(4):
+            for k in range(S[S_TAKEN + p], 34):
+                where[S[S_WALL + 34 * p + 33 - k]] += 1
+    else:
+        for i in range(S[S_FRONT], S[S_BACK] + 1):
+            where[S[S_WALL + i]] += 1
+    for t in range(42):
+        want = 4 if t < 34 else (1 if S[S_WALL_KIND] == WALL_SHARED else 0)
+        if where[t] != want:
+            return False
+    return True
+
+
+# ---------------------------------------------------------------- policies
+# What a player sees (view vector, V_* layout): own concealed tiles, every meld
+# (tiles of other players' concealed kongs hidden as -1), the visible copies,
+# the copies unseen by this player, flowers, tiles left to draw, seats, scores.
+# engine slots of the policy work tuple (after those of policies.new_policy_work)
+W_COUNTS = 7
+W_MELDS = 8
+W_UNSEEN = 9
+
+V_HAND = 0  # 34
+V_UNSEEN = 34  # 34
+V_MELD = 68  # 4 x 4 x 3 (kind, tile or -1, from)
+V_NMELD = 116  # 4
+V_FLOWERS = 120  # 4
+V_SCORE = 124  # 4
+V_SEAT = 128
+V_ROUND = 129
+V_WALL_LEFT = 130  # tiles this seat may still draw
+V_LAST_TILE = 131
+V_LAST_SEAT = 132
+V_PHASE = 133
+V_DRAWN = 134
+V_SHOWN = 135  # 34
+N_VIEW = 170
+
+
+@jit
+def make_view(S, p, view):
+    """Fill ``view`` (int64 (N_VIEW,)) with what seat ``p`` sees of ``S``."""
+    for t in range(34):
+        c = S[S_HAND + 34 * p + t]
+        view[V_HAND + t] = c
+        view[V_SHOWN + t] = S[S_SHOWN + t]
+        view[V_UNSEEN + t] = 4 - c - S[S_SHOWN + t]
+    for q in range(4):
+        view[V_NMELD + q] = S[S_NMELD + q]
+        view[V_FLOWERS + q] = S[S_FLOWERS + q]
+        view[V_SCORE + q] = S[S_SCORE + q]
+        for m in range(4):
+            o = S_MELD + 12 * q + 3 * m
+            v = V_MELD + 12 * q + 3 * m
+            view[v] = S[o]
+            view[v + 1] = S[o + 1]
+            view[v + 2] = S[o + 2]
+            if m < S[S_NMELD + q] and S[o] == 4:
+                if q == p:
+                    view[V_UNSEEN + S[o + 1]] -= 4
+                else:
+                    view[v + 1] = -1
+    view[V_SEAT] = p
+    view[V_ROUND] = S[S_ROUND]
+    view[V_WALL_LEFT] = wall_left(S, p)
+    view[V_LAST_TILE] = S[S_LAST_TILE]
+    view[V_LAST_SEAT] = S[S_LAST_SEAT]
+    view[V_PHASE] = S[S_PHASE]
+    view[V_DRAWN] = S[S_DRAWN]
+
+
+@jit
+def _own_hand(view, pw):
+    """The viewer's hand as the policy kernels take it: counts, melds, unseen."""
+    counts = pw[W_COUNTS]
+    melds = pw[W_MELDS]
+    unseen = pw[W_UNSEEN]
+    p = view[V_SEAT]
+    for t in range(34):
+        counts[t] = view[V_HAND + t]
+        unseen[t] = view[V_UNSEEN + t]
+    n = view[V_NMELD + p]
+    for m in range(4):
+        melds[m, 0] = view[V_MELD + 12 * p + 3 * m] if m < n else 0
+        melds[m, 1] = view[V_MELD + 12 * p + 3 * m + 1] if m < n else 0
+    return counts, melds, unseen, n
+
+
+@jit
+def _claim_need(counts, melds, n, unseen, a, t, pctx, tab, pw):
+    """Need after claim ``a`` of discard ``t`` and, when 8 fan must stay reachable,
+    whether a fan target reaching the minimum survives it (``(need, reachable)``)."""
+    kind = a // 64
+    arg = a % 64
+    forms = pctx[P.CTX_FORMS]
+    if kind == A_CHOW:
+        for k in range(arg - 1, arg + 2):
+            if k != t:
+                counts[k] -= 1
+        mk, mt = 1, arg - 1
+    elif kind == A_PUNG:
+        counts[t] -= 2
+        mk, mt = 2, t
+    else:
+        counts[t] -= 3
+        mk, mt = 3, t
+    melds[n, 0] = mk
+    melds[n, 1] = mt
+    if kind == A_KONG:
+        need = P.hand_need(counts, n + 1, forms, tab)
+    else:
+        need = P.discard_needs(counts, n + 1, forms, tab, pw[P.W_AUX])
+    reachable = True
+    if pctx[P.CTX_RULESET] == P.RULESET_MCR:
+        k, _ = P._collect_targets(
+            counts, melds, n + 1, unseen, pctx, tab, need - 1, pw[P.W_TARGET], pw
+        )
+        reachable = k > 1  # target 0 is the plain hand, not sure to be legal
+    melds[n, 0] = 0
+    melds[n, 1] = 0
+    if kind == A_CHOW:
+        for k in range(arg - 1, arg + 2):
+            if k != t:
+                counts[k] += 1
+    elif kind == A_PUNG:
+        counts[t] += 2
+    else:
+        counts[t] += 3
+    return need, reachable
+
+
+@jit
+def efficiency_own(view, acts, n_acts, pctx, tab, pw):
+    """Own turn of the ``efficiency`` policy: win when legal; else the discard of
+    :func:`mjstats.kernels.policies.efficiency`, or a kong that leaves the shanten
+    no worse than that discard."""
+    for i in range(n_acts):
+        if acts[i] // 64 == A_TSUMO:
+            return acts[i]
+    counts, melds, unseen, n = _own_hand(view, pw)
+    choice = P.efficiency(counts, melds, n, view[V_DRAWN], unseen, view[V_WALL_LEFT], pctx, tab, pw)
+    best = pw[P.W_INFO][P.INFO_NEED]
+    for i in range(n_acts):
+        kind = acts[i] // 64
+        t = acts[i] % 64
+        if kind == A_ANGANG:
+            counts[t] -= 4
+            need = P.hand_need(counts, n + 1, pctx[P.CTX_FORMS], tab)
+            counts[t] += 4
+            if need <= best:
+                return acts[i]
+        elif kind == A_BUGANG and pw[P.W_NEED][t] <= best:
+            return acts[i]
+    return action(A_DISCARD, choice)
+
+
+@jit
+def efficiency_response(view, acts, n_acts, pctx, tab, pw):
+    """Answer of the ``efficiency`` policy: win when legal; else the claim that lowers
+    the need most while a fan target reaching the minimum stays reachable; else pass."""
+    if n_acts == 1:
+        return acts[0]
+    for i in range(n_acts):
+        if acts[i] // 64 == A_HU:
+            return acts[i]
+    counts, melds, unseen, n = _own_hand(view, pw)
+    best_need = P.hand_need(counts, n, pctx[P.CTX_FORMS], tab)
+    choice = acts[0]
+    t = view[V_LAST_TILE]
+    for i in range(1, n_acts):
+        need, reachable = _claim_need(counts, melds, n, unseen, acts[i], t, pctx, tab, pw)
+        if reachable and need < best_need:
+            best_need = need
+            choice = acts[i]
+    return choice
+
+
+@jit
+def choose(policy, own, view, acts, n_acts, pctx, tab, pw, rng):
+    """Built-in policy ``policy`` (``POLICY_*``) picks one of ``acts[:n_acts]``."""
+    if policy == POLICY_RANDOM:
+        return acts[randbelow(rng, n_acts)]
+    if own:
+        return efficiency_own(view, acts, n_acts, pctx, tab, pw)
+    return efficiency_response(view, acts, n_acts, pctx, tab, pw)
+
+
+@jit
+def new_work(n_fans, suits):
+    """Per-thread scratch of the engine: the policy work tuple of
+    :func:`mjstats.kernels.policies.new_policy_work` extended with the engine's
+    hand buffers (slots ``W_TMP + 1 ..``), then the scorer buffers."""
+    pw = P.new_policy_work(n_fans, suits)
+    work = (
+        pw[0], pw[1], pw[2], pw[3], pw[4], pw[5], pw[6],
+        np.zeros(34, np.uint8), np.zeros((4, 2), np.uint8), np.zeros(34, np.int64),
+    )  # fmt: skip
+    buf = (np.zeros(34, np.uint8), np.zeros((4, 2), np.uint8))
+    return work, buf
+
+
+# ---------------------------------------------------------------- a whole game
+@jit
+def _splitmix(x):
+    x = x + np.uint64(0x9E3779B97F4A7C15)
+    z = x
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x, z ^ (z >> np.uint64(31))
+
+
+@jit
+def game_rng(seed, game, rng):
+    """Seed ``rng`` (uint64 (4,)) for game number ``game`` of a study with ``seed``:
+    a game's randomness depends only on the seed and its number (any threads, chunks)."""
+    x = np.uint64(seed) ^ (np.uint64(game) * np.uint64(0xD1B54A32D192ED03))
+    for i in range(4):
+        x, z = _splitmix(x)
+        rng[i] = z
+    if rng[0] == 0 and rng[1] == 0 and rng[2] == 0 and rng[3] == 0:
+        rng[0] = 1
+
+
+@jit
+def shuffle_wall(rng, wall, wall_kind):
+    """Fill ``wall`` (int64, 136 or 144) with a uniformly shuffled wall."""
+    n = 136 + 8 * wall_kind
+    for i in range(136):
+        wall[i] = i // 4
+    for i in range(136, n):
+        wall[i] = 34 + i - 136
+    for i in range(n - 1):
+        j = i + randbelow(rng, n - i)
+        x = wall[i]
+        wall[i] = wall[j]
+        wall[j] = x
+
+
+@jit
+def _decide(S, q, own, n, acts, view, gctx, pctx, tab, work, rng):
+    """Seat ``q``'s policy picks one of ``acts[:n]`` from its view of ``S``; -1 when
+    it returns an action not among them (seat and action kept in ``S[S_ERR_*]``)."""
+    make_view(S, q, view)
+    a = choose(gctx[G_POLICY + q], own, view, acts, n, pctx[q], tab, work, rng)
+    for i in range(n):
+        if acts[i] == a:
+            return a
+    S[S_ERR_SEAT] = q
+    S[S_ERR_ACTION] = a
+    return -1
+
+
+@jit
+def play_game(S, wall, gctx, pctx, tab, scratch, fan_out, work, buf, view, acts, resp, rng):
+    """Play one game from the wall in ``wall`` to its end; returns an error code.
+
+    ``pctx``: int64 (4, CTX_SIZE) the policy contexts per seat. On ``E_POLICY``
+    ``S[S_ERR_SEAT]`` and ``S[S_ERR_ACTION]`` say who returned what.
+    """
+    err = new_game(S, wall, gctx[G_WALL], gctx[G_ROUND])
+    if err != E_OK:
+        return err
+    check = gctx[G_CHECK] != 0
+    begin_turn(S, 0, False, gctx, tab, scratch, fan_out, buf)
+    for _ in range(_MAX_STEPS):
+        ph = S[S_PHASE]
+        if ph == PH_WIN or ph == PH_DRAWN:
+            return E_OK
+        if check and not check_tiles(S):
+            return E_INVARIANT
+        if ph == PH_OWN:
+            p = S[S_TURN]
+            n = legal_own(S, acts)
+            a = _decide(S, p, True, n, acts, view, gctx, pctx, tab, work, rng)
+            if a < 0:
+                return E_POLICY
+            apply_own(S, a, gctx, tab, scratch, fan_out, buf)
+        else:
+            d = S[S_LAST_SEAT]
+            for k in range(4):
+                resp[k] = A_PASS
+            for k in range(1, 4):
+                q = (d + k) % 4
+                n = legal_response(S, q, gctx, tab, scratch, fan_out, buf, acts)
+                if n == 1:
+                    continue
+                a = _decide(S, q, False, n, acts, view, gctx, pctx, tab, work, rng)
+                if a < 0:
+                    return E_POLICY
+                resp[q] = a
+            resolve(S, resp, gctx, tab, scratch, fan_out, buf)
+    return E_STEPS
+
+
+# per-game results (row of `out`)
+R_ERR = 0
+R_WINNER = 1  # -1 drawn
+R_KIND = 2
+R_FROM = 3
+R_TOTAL = 4
+R_SCORE = 5  # 4
+R_STEPS = 9
+R_CLAIMS = 10
+R_LAST_KIND = 11
+R_LAST_WALL = 12
+R_KONG_WIN = 13
+R_ERR_SEAT = 14
+R_ERR_ACTION = 15
+N_R = 16
+
+
+@pjit
+def play_games(first, n_games, seed, gctx, pctx, tab, suits, n_fans, out, fans_out, final):
+    """Play games ``first .. first + n_games - 1`` of a study with ``seed`` (parallel over games).
+
+    ``out`` int64 (n_games, N_R) per-game results; ``fans_out`` uint8 (n_games,
+    n_fans) fan counts of the win (zero for a drawn game); ``final`` int64
+    (n_games, N_STATE) the final state of each game (for the invariant tests;
+    pass shape (0, N_STATE) to skip).
+    """
+    n_threads = 16
+    per = (n_games + n_threads - 1) // n_threads
+    for b in prange(n_threads):
+        lo = b * per
+        hi = min(n_games, lo + per)
+        if lo >= hi:
+            continue
+        S = np.zeros(N_STATE, np.int64)
+        wall = np.zeros(144, np.int64)[: 136 + 8 * gctx[G_WALL]]
+        work, buf = new_work(n_fans, suits)
+        scratch = work[P.W_SCORE]
+        fan = np.zeros(n_fans, np.uint8)
+        view = np.zeros(N_VIEW, np.int64)
+        acts = np.zeros(MAX_ACTIONS, np.int64)
+        resp = np.zeros(4, np.int64)
+        rng = np.zeros(4, np.uint64)
+        for i in range(lo, hi):
+            game_rng(seed, first + i, rng)
+            shuffle_wall(rng, wall, gctx[G_WALL])
+            err = play_game(
+                S, wall, gctx, pctx, tab, scratch, fan, work, buf, view, acts, resp, rng
+            )
+            r = out[i]
+            r[R_ERR] = err
+            r[R_WINNER] = S[S_WINNER]
+            r[R_KIND] = S[S_WIN_KIND]
+            r[R_FROM] = S[S_FROM]
+            r[R_TOTAL] = S[S_TOTAL]
+            for q in range(4):
+                r[R_SCORE + q] = S[S_SCORE + q]
+            r[R_STEPS] = S[S_STEPS]
+            r[R_CLAIMS] = S[S_CLAIMS]
+            r[R_LAST_KIND] = S[S_LAST_KIND]
+            r[R_LAST_WALL] = S[S_LAST_WALL]
+            r[R_KONG_WIN] = S[S_KONG_WIN]
+            r[R_ERR_SEAT] = S[S_ERR_SEAT]
+            r[R_ERR_ACTION] = S[S_ERR_ACTION]
+            if S[S_WINNER] >= 0:
+                for f in range(n_fans):
+                    fans_out[i, f] = fan[f]
+            else:
+                for f in range(n_fans):
+                    fans_out[i, f] = 0
+            if final.shape[0] > 0:
+                for k in range(N_STATE):
+                    final[i, k] = S[k]
+    return 0
