@@ -157,9 +157,13 @@ class Aggregate:
         return cls(d["kind"], d["params"], counters, d.get("meta", {}))
 
     def save(self, path: str | os.PathLike) -> Path:
-        """Write the aggregate as JSON (atomically). Returns the path."""
+        """Write the aggregate as JSON (atomically), with its provenance
+        (:func:`mjstats.provenance.provenance`, ignored by :meth:`load`). Returns the path."""
+        from mjstats.provenance import json_text, provenance
+
         path = Path(path)
-        atomic_write_bytes(path, json.dumps(self.to_dict(), ensure_ascii=False).encode())
+        text = json_text({**self.to_dict(), "provenance": provenance(self)}, indent=None)
+        atomic_write_bytes(path, text.encode())
         return path
 
     @classmethod
