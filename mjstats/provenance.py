@@ -66,7 +66,7 @@ def _command() -> str:
     return shlex.join(argv)
 
 
-def provenance(source: Any = None, *, kind: str | None = None, **extra: Any) -> dict[str, Any]:
+def provenance(source: Any = None, /, *, kind: str | None = None, **extra: Any) -> dict[str, Any]:
     """The provenance record of an output.
 
     Parameters

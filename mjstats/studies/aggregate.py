@@ -125,6 +125,11 @@ class Aggregate:
     def __getitem__(self, name: str) -> np.ndarray:
         return self.counters[name]
 
+    def _repr_html_(self) -> str:
+        from mjstats.html import aggregate_html
+
+        return aggregate_html(self)
+
     # ------------------------------------------------------------- persistence
     def to_dict(self) -> dict[str, Any]:
         """A JSON-serialisable dictionary (counters as nested lists)."""
