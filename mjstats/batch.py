@@ -357,6 +357,11 @@ class HandBatch:
             np.array_equal(getattr(self, name), getattr(other, name)) for name in FIELDS
         )
 
+    def _repr_html_(self) -> str:
+        from mjstats.html import batch_html
+
+        return batch_html(self)
+
     def __repr__(self) -> str:
         n = len(self)
         head = f"HandBatch({n} hands, {int(self.is_waiting.sum())} waiting)"

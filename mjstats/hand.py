@@ -715,6 +715,11 @@ class Hand:
     def __repr__(self) -> str:
         return f"Hand.from_text({str(self)!r})"
 
+    def _repr_html_(self) -> str:
+        from mjstats.html import hand_html
+
+        return hand_html(self)
+
     # -- PyMahjongGB
     def to_pymahjonggb(self) -> dict[str, Any]:
         """Keyword arguments for ``MahjongGB.MahjongFanCalculator`` (the reference scorer).

@@ -53,14 +53,17 @@ __all__ = [
     "cooccurrence",
     "fan_table",
     "form_table",
+    "format_probability",
     "load_aggregate",
     "payments",
     "plot_cooccurrence",
     "plot_fan_frequencies",
     "plot_report",
+    "plot_shanten",
     "plot_total_distribution",
     "report_table",
     "summary",
+    "table_json",
     "to_markdown",
     "total_distribution",
     "wilson_interval",
@@ -68,12 +71,13 @@ __all__ = [
 ]
 
 TABLES = ("fans", "totals", "forms", "cooccurrence", "payments", "summary")
-"""Report tables by name (:func:`report_table`)."""
+"""Report tables of fan statistics by name (:func:`report_table`; it also makes
+``"shanten"``, the table of dealt studies)."""
 
 FORMATS = ("csv", "parquet", "json", "md")
 """File formats of :func:`write_report`."""
 
-PLOTS = ("fans", "totals", "cooccurrence")
+PLOTS = ("fans", "totals", "cooccurrence", "shanten")
 """Tables that have a plot (:func:`plot_report`)."""
 
 _Z95 = 1.959963984540054
@@ -407,7 +411,8 @@ def report_table(
     ``"fans"`` :func:`fan_table`, ``"totals"`` :func:`total_distribution`,
     ``"forms"`` :func:`form_table`, ``"cooccurrence"`` :func:`cooccurrence` of
     ``kind`` (its row labels become the first column, ``fan``), ``"payments"``
-    :func:`payments`, ``"summary"`` :func:`summary` as a one-row table.
+    :func:`payments`, ``"summary"`` :func:`summary` as a one-row table,
+    ``"shanten"`` (dealt studies) :func:`mjstats.studies.dealt.shanten_table`.
 
     Examples
     --------
@@ -417,6 +422,8 @@ def report_table(
     >>> report_table(_demo_aggregate(), "summary").shape
     (1, 8)
     """
+    if table == "shanten":
+        return _shanten(agg)
     _need_fans(agg)
     if table == "fans":
         return fan_table(agg, ruleset)
@@ -491,12 +498,22 @@ def to_markdown(df: pd.DataFrame, floatfmt: str = ".4g") -> str:
     return "\n".join([header, rule, *body]) + "\n"
 
 
-def write_report(df: pd.DataFrame, path: str | Path, fmt: str | None = None) -> Path:
+def write_report(
+    df: pd.DataFrame,
+    path: str | Path,
+    fmt: str | None = None,
+    prov: dict[str, Any] | None = None,
+) -> Path:
     """Write a report table as csv, parquet, json or md (format from ``fmt`` or the suffix).
 
-    The index is not written (report tables keep their labels in columns). JSON
-    is a list of row objects (``orient="records"``, UTF-8, NaN as null),
-    readable with ``pandas.read_json(path, orient="records")``.
+    The index is not written (report tables keep their labels in columns).
+    Every file says where it comes from: ``prov`` (default
+    :func:`mjstats.provenance.provenance` of nothing, i.e. version and command
+    only; pass ``provenance(agg)`` for a study's seed, n and ruleset) goes into
+    the JSON object, the Parquet file metadata (key ``"mjstats.provenance"``)
+    or a CSV's sidecar ``<name>.csv.provenance.json``. JSON is strict (NaN is
+    null): ``{"provenance": {...}, "rows": [row objects]}``, readable with
+    ``pandas.DataFrame(json.load(f)["rows"])``.
 
     Examples
     --------
@@ -507,7 +524,12 @@ def write_report(df: pd.DataFrame, path: str | Path, fmt: str | None = None) -> 
     >>> path = write_report(fan_table(_demo_aggregate()), folder / "fans.csv")
     >>> pd.read_csv(path)["hands"].sum()
     np.int64(11)
+    >>> sorted(p.name for p in folder.iterdir())
+    ['fans.csv', 'fans.csv.provenance.json']
     """
+    from mjstats.provenance import PARQUET_KEY, json_text, provenance, write_sidecar
+
+    prov = provenance() if prov is None else prov
     path = Path(path)
     fmt = (fmt or path.suffix.lstrip(".")).lower()
     if fmt == "markdown":
@@ -517,18 +539,52 @@ def write_report(df: pd.DataFrame, path: str | Path, fmt: str | None = None) -> 
     path.parent.mkdir(parents=True, exist_ok=True)
     if fmt == "csv":
         df.to_csv(path, index=False)
+        write_sidecar(path, prov)
     elif fmt == "parquet":
         try:
-            df.to_parquet(path, index=False)
+            import pyarrow as pa
+            import pyarrow.parquet as pq
         except ImportError as exc:
             raise ImportError(
                 "Parquet output needs pyarrow: pip install 'mjstats[parquet]'"
             ) from exc
+        table = pa.Table.from_pandas(df, preserve_index=False)
+        meta = {**(table.schema.metadata or {}), PARQUET_KEY.encode(): json_text(prov).encode()}
+        pq.write_table(table.replace_schema_metadata(meta), path)
     elif fmt == "json":
-        df.to_json(path, orient="records", force_ascii=False, indent=1, double_precision=15)
+        path.write_text(json_text(table_json(df, prov)) + "\n", encoding="utf-8")
     else:
         path.write_text(to_markdown(df), encoding="utf-8")
     return path
+
+
+def table_json(df: pd.DataFrame, prov: dict[str, Any]) -> dict[str, Any]:
+    """A report table as the JSON object :func:`write_report` writes (NaN as None).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table_json(pd.DataFrame({"p": [0.5, float("nan")]}), {"seed": 1})
+    {'provenance': {'seed': 1}, 'rows': [{'p': 0.5}, {'p': None}]}
+    """
+    from mjstats.provenance import strict_jsonable
+
+    return {"provenance": dict(prov), "rows": strict_jsonable(df.to_dict(orient="records"))}
+
+
+def format_probability(p: float) -> str:
+    """A probability with three significant digits, scientific below 1e-4, so rare fans show.
+
+    Examples
+    --------
+    >>> [format_probability(p) for p in (0.5, 0.01234, 3.2e-4, 1.234e-9, 0.0, float("nan"))]
+    ['0.500', '0.0123', '0.000320', '1.23e-09', '0', '']
+    """
+    if p != p:
+        return ""
+    if p == 0:
+        return "0"
+    return format(float(p), "#.3g")
 
 
 # ------------------------------------------------------------------------------ plots
@@ -689,7 +745,9 @@ def plot_cooccurrence(agg: Aggregate, ax=None, kind: str = "lift", top: int = 30
     """Heatmap of fan co-occurrence among the ``top`` most frequent fans.
 
     ``kind`` as in :func:`cooccurrence`; lift is drawn as log2 lift on a
-    diverging scale (0 = independent; never-together pairs are blank).
+    diverging scale whose white middle (0) is "independent". Pairs never seen
+    together (lift 0, log2 lift -inf) are drawn grey, outside the colour scale,
+    and the legend says so: "never together" is not "independent".
 
     Examples
     --------
@@ -699,16 +757,21 @@ def plot_cooccurrence(agg: Aggregate, ax=None, kind: str = "lift", top: int = 30
     (3, 3)
     >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
     """
+    import matplotlib as mpl
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
 
     freq = fan_table(agg).sort_values("hands", ascending=False, kind="stable")
     keep = freq[freq["hands"] > 0].head(top)
+
     m = cooccurrence(agg, kind=kind).loc[keep["en"], keep["en"]]
-    values = m.to_numpy(dtype=float)
+    never = cooccurrence(agg, kind="count").loc[keep["en"], keep["en"]].to_numpy() == 0
+    values = m.to_numpy(dtype=float, copy=True)
     if kind == "lift":
         with np.errstate(divide="ignore"):
             values = np.log2(values)
-        values[~np.isfinite(values)] = np.nan
+    values[never | ~np.isfinite(values)] = np.nan  # drawn in the "bad" colour
+    cmap = mpl.colormaps["RdBu_r" if kind == "lift" else "viridis"].with_extremes(bad="#b0b0b0")
     labels, rc = _fan_labels(keep)
     with plt.rc_context(rc):
         ax, own = _axes(ax, (9, 8))
@@ -717,21 +780,78 @@ def plot_cooccurrence(agg: Aggregate, ax=None, kind: str = "lift", top: int = 30
         lim = lim or 1.0
         im = ax.imshow(
             values,
-            cmap="RdBu_r" if kind == "lift" else "viridis",
+            cmap=cmap,
             vmin=-lim if kind == "lift" else None,
             vmax=lim if kind == "lift" else None,
         )
         ax.set_xticks(range(len(labels)), labels, rotation=90, fontsize=6)
         ax.set_yticks(range(len(labels)), labels, fontsize=6)
-        ax.figure.colorbar(im, ax=ax, label="log2 lift" if kind == "lift" else kind)
+        label = "log2 lift (0 = independent)" if kind == "lift" else kind
+        ax.figure.colorbar(im, ax=ax, label=label)
+        if never.any():
+            ax.legend(
+                handles=[Patch(color="#b0b0b0", label="never together")],
+                loc="upper right",
+                bbox_to_anchor=(1.0, 1.08),
+                fontsize=7,
+                frameon=False,
+            )
         ax.set_title(f"Fan co-occurrence ({kind})")
         if own:
             ax.figure.tight_layout()
     return ax
 
 
-def plot_report(agg: Aggregate, table: str = "fans", kind: str = "lift", ax=None):
-    """The plot of a report table: ``"fans"``, ``"totals"`` or ``"cooccurrence"``.
+def _shanten(agg: Aggregate) -> pd.DataFrame:
+    if "shanten_hist" not in agg.counters:
+        raise ValueError(
+            f"the {agg.kind!r} aggregate has no shanten statistics (a dealt study has)"
+        )
+    from mjstats.studies.dealt import shanten_table
+
+    return shanten_table(agg)
+
+
+def plot_shanten(agg: Aggregate, ax=None):
+    """Bar chart of the shanten distribution of a ``dealt`` study (a bar group per form).
+
+    Examples
+    --------
+    >>> from mjstats.studies.dealt import dealt
+    >>> from mjstats.report import plot_shanten
+    >>> ax = plot_shanten(dealt(2000, seed=1, tiles=13, progress=False))
+    >>> ax.get_xlabel(), len(ax.patches) > 0
+    ('shanten (-1 = complete)', True)
+    >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
+    """
+    t = _shanten(agg)
+    forms = [c for c in t.columns if c != "shanten"]
+    ax, own = _axes(ax, (8, 4))
+    width = 0.8 / len(forms)
+    for i, form in enumerate(forms):
+        x = t["shanten"] + (i - (len(forms) - 1) / 2) * width
+        ax.bar(x, t[form], width=width, label=form)
+    ax.set_xticks(t["shanten"])
+    ax.set_xlabel("shanten (-1 = complete)")
+    ax.set_ylabel("probability")
+    deals = int(agg["deals"][0])
+    ax.set_title(f"Shanten of {agg.params.get('tiles', 14)}-tile deals ({deals:,} deals)")
+    if len(forms) > 1:
+        ax.legend(fontsize=7)
+    if own:
+        ax.figure.tight_layout()
+    return ax
+
+
+def plot_report(
+    agg: Aggregate, table: str = "fans", kind: str = "lift", ax=None, top: int | None = None
+):
+    """The plot of a report table: ``"fans"``, ``"totals"``, ``"cooccurrence"`` or
+    ``"shanten"`` (dealt studies); ``top`` limits the fans shown (fans, cooccurrence).
+
+    A fan plot of an aggregate without complete hands (e.g. a dealt study,
+    where complete deals are rare) would be empty: that is a ``ValueError``
+    naming the plot there is (``"shanten"``).
 
     Examples
     --------
@@ -741,13 +861,18 @@ def plot_report(agg: Aggregate, table: str = "fans", kind: str = "lift", ax=None
     'log'
     >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
     """
-    _need_fans(agg)
+    if table == "shanten":
+        return plot_shanten(agg, ax=ax)
+    fans = "cooccurrence" in agg.counters
+    if table in ("fans", "totals", "cooccurrence") and (not fans or _complete(agg) == 0):
+        hint = "; plot --table shanten instead" if "shanten_hist" in agg.counters else ""
+        raise ValueError(f"the {agg.kind!r} aggregate has no complete hand to plot{hint}")
     if table == "fans":
-        return plot_fan_frequencies(agg, ax=ax)
+        return plot_fan_frequencies(agg, ax=ax, top=top or None)
     if table == "totals":
         return plot_total_distribution(agg, ax=ax)
     if table == "cooccurrence":
-        return plot_cooccurrence(agg, ax=ax, kind=kind)
+        return plot_cooccurrence(agg, ax=ax, kind=kind, top=top or 30)
     raise ValueError(f"no plot for table {table!r}; plots exist for {', '.join(PLOTS)}")
 
 

@@ -267,6 +267,11 @@ class BatchScore:
                     data[keys[f]] = self.fan_counts[:, f]
         return pd.DataFrame(data)
 
+    def _repr_html_(self) -> str:
+        from mjstats.html import batch_score_html
+
+        return batch_score_html(self)
+
     def __repr__(self) -> str:
         n = len(self)
         done = int((self.total >= 0).sum())

@@ -455,6 +455,11 @@ class DiscardTable:
         df = df.sort_values(["shanten", "copies", "tile"], ascending=[True, False, True])
         return df.reset_index(drop=True)
 
+    def _repr_html_(self) -> str:
+        from mjstats.html import discard_html
+
+        return discard_html(self)
+
 
 def _mpsz(flags: np.ndarray) -> str:
     from mjstats.tiles import format_tiles

@@ -227,7 +227,9 @@ def test_cli_json_file_and_table(capsys, tmp_path):
     )
     out = capsys.readouterr().out
     assert code == 0
-    rows = json.loads(path.read_text())
+    document = json.loads(path.read_text())
+    assert document["provenance"]["command"].startswith("mjstats bench --quick")
+    rows = document["rows"]
     assert isinstance(rows, list) and [r["task"] for r in rows] == ["shanten"]
     assert set(rows[0]) == set(ROW_FIELDS)
     assert "pymahjonggb" in out and "mode: quick, scale 0.002" in out
@@ -238,6 +240,6 @@ def test_cli_json_stdout_and_strict(capsys, monkeypatch):
     monkeypatch.setattr(bench, "run_benchmarks", lambda **kw: [missed])
     assert main(["bench", "--json", "-", "--no-progress"]) == 0
     out, err = capsys.readouterr()
-    assert json.loads(out) == [missed]
+    assert json.loads(out)["rows"] == [missed]
     assert "goals not met: score" in err
     assert main(["bench", "--strict", "--no-progress"]) == 1

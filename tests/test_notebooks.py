@@ -1,4 +1,5 @@
-"""The notebooks in ``notebooks/``: each executes without error, and is stored without outputs.
+"""The notebooks in ``notebooks/``: each executes without error or warning, and is stored
+without outputs.
 
 Every notebook runs in a fresh kernel (nbclient) whose working directory is a temporary
 folder, so a notebook that writes files cannot litter the checkout and must find its data
@@ -90,6 +91,15 @@ def test_notebook_executes(path, tmp_path, monkeypatch):
     assert all(c.get("execution_count") for c in code)
     errors = [o for c in code for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors
+    # no warnings: neither Python's (stderr) nor the notebook's own printed ones
+    warned = [
+        (i, o.get("text", "").strip())
+        for i, c in enumerate(nb.cells)
+        if c.cell_type == "code"
+        for o in c.get("outputs", [])
+        if o.get("output_type") == "stream" and "warning" in o.get("text", "").lower()
+    ]
+    assert not warned, f"{path.name}: warnings in cells {warned}"
     budget = os.environ.get("MJSTATS_NOTEBOOK_BUDGET")
     if budget:
         assert elapsed <= float(budget), f"{path.name} took {elapsed:.0f} s (budget {budget} s)"

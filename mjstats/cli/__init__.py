@@ -186,6 +186,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args:
         args = ["--help"]
+    from mjstats.provenance import set_command
+
+    set_command(["mjstats", *args])  # the provenance of every file the command writes
     try:
         return _main(args)
     finally:

@@ -153,7 +153,6 @@ def command(
     )
     click.echo(_fmt_table(table))
     if json_path:
-        import json
         import math
 
         from mjstats.studies.aggregate import atomic_write_bytes
@@ -163,4 +162,7 @@ def command(
             for row in table.to_dict(orient="records")
         ]
         payload = {"params": table.attrs["params"], "columns": list(table.columns), "rows": rows}
-        atomic_write_bytes(json_path, json.dumps(payload, ensure_ascii=False, indent=1).encode())
+        from mjstats.provenance import json_text, provenance
+
+        payload = {"provenance": provenance(table.attrs["params"], kind="analyze"), **payload}
+        atomic_write_bytes(json_path, json_text(payload).encode())

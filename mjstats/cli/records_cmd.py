@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -51,20 +50,21 @@ def command(path, check, json_path, skip_bad, out, top):
     """Read Botzone game records: fan statistics of the real wins.
 
     PATH is Botzone's text data set (data.txt, sample.txt), a JSON judge log or
-    a folder of them. Every win is rebuilt from the game and scored with the
-    judge's MCR options (明暗杠 5, flowers count toward 8). Without --check
-    this prints the fan-frequency table of the real wins, like 'mjstats
-    study'; 'mjstats report DIR' reads what --out writes.
+    a folder read whole (subfolders included; each file's format is told by its
+    content, files without records are passed over). Every win is rebuilt from
+    the game and scored with the judge's MCR options (明暗杠 5, flowers count
+    toward 8). Without --check this prints the fan-frequency table of the real
+    wins, like 'mjstats study'; 'mjstats report DIR' reads what --out writes.
 
     With --check it compares every win with the fans the judge recorded and
     prints games, wins, matched and mismatched, with the differences of each
     mismatch; the exit status is 1 if any win differs.
 
     \b
-    Examples:
-      mjstats records data/botzone/sample.txt --check
-      mjstats records data/botzone/judge-logs --check --json check.json
-      mjstats records data.txt --skip-bad --out results/botzone --top 0
+    Examples (paths of a clone of the mjstats repository):
+      mjstats records tests/data/botzone/sample.txt --check
+      mjstats records tests/data/botzone/judge-logs --check --json check.json
+      mjstats records tests/data/botzone/ --skip-bad --out results/botzone --top 0
     """
     from mjstats.records import RecordError, check_records, read_botzone, records_aggregate
 
@@ -72,6 +72,10 @@ def command(path, check, json_path, skip_bad, out, top):
         records = read_botzone(path, skip_bad=skip_bad)
     except RecordError as exc:
         raise click.ClickException(str(exc)) from None
+    if records.games == 0 and records.bad == 0:
+        from mjstats.records.sources import LOOKED_FOR
+
+        raise click.ClickException(f"{path}: no records found (looked for {LOOKED_FOR})")
     for message in records.errors[:_SHOW_ERRORS]:
         click.echo(f"skipped: {message}", err=True)
     if records.bad > _SHOW_ERRORS:
@@ -112,8 +116,13 @@ def command(path, check, json_path, skip_bad, out, top):
         for p in paths:
             click.echo(f"wrote {p}", err=True)
     if json_path is not None:
-        json_path.parent.mkdir(parents=True, exist_ok=True)
-        json_path.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
+        from mjstats.provenance import provenance, write_json
+        from mjstats.records import botzone_ruleset
+
+        rs = botzone_ruleset()
+        params = {"ruleset": rs.name, "options": dict(rs.options)}
+        prov = provenance(params, kind="records-check" if check else "records", source=str(path))
+        write_json(json_path, report, prov)
         click.echo(f"wrote {json_path}", err=True)
     if check and result.mismatched:
         click.get_current_context().exit(1)

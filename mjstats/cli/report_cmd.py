@@ -9,7 +9,7 @@ import click
 
 __all__ = ["command"]
 
-_TABLES = ("fans", "totals", "forms", "cooccurrence", "payments", "summary")
+_TABLES = ("fans", "totals", "forms", "cooccurrence", "payments", "summary", "shanten")
 _FORMATS = ("table", "csv", "parquet", "json", "md", "png")
 _SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".json": "json", ".md": "md", ".png": "png"}
 
@@ -19,10 +19,10 @@ _SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".json": "json", ".md": "md",
 @click.option(
     "--table",
     type=click.Choice(_TABLES),
-    default="fans",
-    show_default=True,
+    default=None,
     help="Which report: fan frequencies, total distribution, forms, fan co-occurrence, "
-    "payments by win type, or headline numbers.",
+    "payments by win type, headline numbers, or shanten (dealt studies) [default: fans; "
+    "shanten for a dealt study without complete deals].",
 )
 @click.option(
     "--kind",
@@ -37,7 +37,7 @@ _SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".json": "json", ".md": "md",
     type=click.Choice(_FORMATS),
     default=None,
     help="Output format [default: from the --out suffix, else a terminal table]. "
-    "png draws the table's plot (fans, totals, cooccurrence).",
+    "png draws the table's plot (fans, totals, cooccurrence, shanten).",
 )
 @click.option(
     "--out",
@@ -50,8 +50,9 @@ _SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".json": "json", ".md": "md",
     type=click.IntRange(min=0),
     default=0,
     show_default=True,
-    help="fans: only the N most frequent fans; cooccurrence in the terminal: the N "
-    "largest pairs [default: every fan that occurs; 30 pairs].",
+    help="fans: only the N most frequent fans (tables and plots); cooccurrence: the N "
+    "largest pairs in the terminal, the N most frequent fans in a plot [default: every "
+    "fan that occurs; 30].",
 )
 def command(study_output, table, kind, fmt, out, top):
     """Report tables and plots from a study's or records' saved aggregate.
@@ -62,12 +63,14 @@ def command(study_output, table, kind, fmt, out, top):
     \b
     Examples:
       mjstats study dealt --n 200000 --seed 7 --out results/dealt
-      mjstats report results/dealt                           # fan table in the terminal
-      mjstats report results/dealt --out fans.csv
-      mjstats report results/dealt --table totals --format md
-      mjstats report results/dealt --table cooccurrence --kind lift --out cooc.parquet
-      mjstats report results/dealt --out fans.png            # log-scale fan frequencies
-      mjstats report results/dealt --table totals --out totals.png
+      mjstats study sample --n 200000 --seed 7 --out results/sample
+      mjstats report results/dealt                           # header and shanten table
+      mjstats report results/sample --out fans.csv           # + fans.csv.provenance.json
+      mjstats report results/sample --table totals --format md
+      mjstats report results/sample --table cooccurrence --kind lift --out cooc.parquet
+      mjstats report results/sample --out fans.png --top 30  # log-scale fan frequencies
+      mjstats report results/sample --table totals --out totals.png
+      mjstats report results/dealt --out dealt.png           # shanten (few deals complete)
     """
     from mjstats.report import PLOTS, load_aggregate, report_table, write_report
 
@@ -82,17 +85,21 @@ def command(study_output, table, kind, fmt, out, top):
         raise click.UsageError(f"--format {fmt} needs --out FILE")
     if fmt == "table" and out is not None:
         raise click.UsageError("--format table prints to the terminal; drop --out")
-    if fmt == "png" and table not in PLOTS:
+    if fmt == "png" and table not in (*PLOTS, None):
         raise click.BadParameter(
             f"no plot for --table {table}; plots exist for {', '.join(PLOTS)}",
             param_hint="'--format png'",
         )
     if kind is not None and table != "cooccurrence":
         raise click.UsageError("--kind applies to --table cooccurrence only")
+    from mjstats.provenance import provenance
+
     try:
         agg = load_aggregate(study_output)
+        if table is None:
+            table = _default_table(agg)
         if fmt == "png":
-            _save_plot(agg, table, kind or "lift", out)
+            _save_plot(agg, table, kind or "lift", out, top)
             click.echo(f"wrote {out}", err=True)
             return
         df = report_table(agg, table, kind=kind or "count")
@@ -104,13 +111,19 @@ def command(study_output, table, kind, fmt, out, top):
     if table == "fans" and top:
         df = df.sort_values("frequency", ascending=False, kind="stable").head(top)
     if out is None:
-        _write_stdout(df, fmt)
+        _write_stdout(df, fmt, provenance(agg))
     else:
-        write_report(df, out, fmt)
+        write_report(df, out, fmt, prov=provenance(agg))
         click.echo(f"wrote {out}", err=True)
 
 
-def _save_plot(agg, table: str, kind: str, out: Path) -> None:
+def _default_table(agg) -> str:
+    """fans, unless that would be empty and there is a shanten table (dealt studies)."""
+    no_fans = "cooccurrence" not in agg.counters or not agg["complete"][0]
+    return "shanten" if no_fans and "shanten_hist" in agg.counters else "fans"
+
+
+def _save_plot(agg, table: str, kind: str, out: Path, top: int) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -118,7 +131,7 @@ def _save_plot(agg, table: str, kind: str, out: Path) -> None:
 
     from mjstats.report import plot_report
 
-    ax = plot_report(agg, table, kind=kind)
+    ax = plot_report(agg, table, kind=kind, top=top)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         ax.figure.savefig(out, dpi=150)
@@ -126,13 +139,14 @@ def _save_plot(agg, table: str, kind: str, out: Path) -> None:
         plt.close(ax.figure)
 
 
-def _write_stdout(df, fmt: str) -> None:
-    from mjstats.report import to_markdown
+def _write_stdout(df, fmt: str, prov: dict) -> None:
+    from mjstats.provenance import json_text
+    from mjstats.report import table_json, to_markdown
 
     if fmt == "csv":
         click.echo(df.to_csv(index=False), nl=False)
     elif fmt == "json":
-        click.echo(df.to_json(orient="records", force_ascii=False, indent=1, double_precision=15))
+        click.echo(json_text(table_json(df, prov)))
     else:
         click.echo(to_markdown(df), nl=False)
 

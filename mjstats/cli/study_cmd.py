@@ -2,32 +2,74 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import click
 
-__all__ = ["command", "print_fan_table", "write_study_outputs"]
+__all__ = ["command", "print_fan_table", "study_header", "write_study_outputs"]
 
 _DEFAULT_N = {"sample": 1_000_000, "dealt": 1_000_000, "play": 20_000}
 
 
+def study_header(agg) -> str:
+    """The headline of a study's (or records') aggregate, one line of rich markup.
+
+    An exact enumeration counts distinct hands and the deals they stand for
+    apart; a dealt study counts deals, complete or not.
+    """
+    from mjstats.report import format_probability as fp
+    from mjstats.report import summary
+
+    ruleset = agg.params.get("ruleset", "mcr")
+    head = f"[bold]{agg.kind}[/] study, ruleset {ruleset}: "
+    has_fans = "cooccurrence" in agg.counters
+    s = summary(agg) if has_fans else None
+    legal = (
+        f"P(legal | complete) = {fp(s['p_legal'])}, mean total {s['mean_total']:.2f}"
+        if s is not None and s["complete"]
+        else ""
+    )
+    if agg.kind == "exact":
+        from mjstats.studies.exact import exact_summary
+
+        e = exact_summary(agg)
+        return (
+            head + f"{e['distinct_complete_hands']:,} distinct complete hands, standing for "
+            f"{int(agg['deal_weight'][0]):,} complete 14-tile deals (P(complete deal) = "
+            f"{fp(e['p_complete'])}), each scored on its 14 winning tiles; {legal}"
+        )
+    if agg.kind == "dealt":
+        deals = int(agg["deals"][0])
+        text = head + f"{deals:,} deals of {agg.params.get('tiles', 14)} tiles"
+        if s is not None:
+            p = s["complete"] / deals if deals else float("nan")
+            text += f", {s['complete']:,} complete (P = {fp(p)})" + (f", {legal}" if legal else "")
+        return text
+    if s is None:
+        return head + f"{int(agg['hands'][0]):,} hands" if "hands" in agg.counters else head
+    return (
+        head + f"{s['hands']:,} hands, {s['complete']:,} complete" + (f", {legal}" if legal else "")
+    )
+
+
 def print_fan_table(agg, top: int) -> None:
-    """Print headline numbers and the fan-frequency table of an aggregate (rich table)."""
+    """Print the headline and the fan-frequency table of an aggregate (rich table).
+
+    Probabilities have three significant digits (scientific below 1e-4), so
+    the rarest fans show; the table is left out when no hand is complete.
+    """
     from rich.console import Console
     from rich.table import Table
 
-    from mjstats.report import fan_table, summary
+    from mjstats.report import fan_table
+    from mjstats.report import format_probability as fp
 
-    s = summary(agg)
     # a pipe or file gets full-width lines rather than the 80-column default
     console = Console() if sys.stdout.isatty() else Console(width=130)
-    console.print(
-        f"[bold]{agg.kind}[/] study, ruleset {s['ruleset']}: {s['hands']:,} hands, "
-        f"{s['complete']:,} complete, P(legal | complete) = {s['p_legal']:.4f}, "
-        f"mean total {s['mean_total']:.2f}"
-    )
+    console.print(study_header(agg))
+    if "cooccurrence" not in agg.counters or not agg["complete"][0]:
+        return
     t = fan_table(agg)
     t = t[t["hands"] > 0].sort_values("frequency", ascending=False)
     if top:
@@ -40,33 +82,40 @@ def print_fan_table(agg, top: int) -> None:
         table.add_column("95% CI", justify="right")
     table.add_column("expected points", justify="right")
     for row in t.itertuples(index=False):
-        cells = [f"{row.zh} {row.en}", str(row.points), f"{row.frequency:.6f}"]
+        cells = [f"{row.zh} {row.en}", str(row.points), fp(row.frequency)]
         if not exact:
-            cells.append(f"{row.ci_low:.6f}-{row.ci_high:.6f}")
-        cells.append(f"{row.expected_points:.4f}")
+            cells.append(f"{fp(row.ci_low)}-{fp(row.ci_high)}")
+        cells.append(format(float(row.expected_points), "#.3g"))
         table.add_row(*cells)
     console.print(table)
 
 
 def write_study_outputs(agg, out: Path) -> list[Path]:
-    """Write ``aggregate.json`` and the standard report tables (CSV) into folder ``out``."""
+    """Write ``aggregate.json`` and the standard report tables (CSV, each with its
+    provenance sidecar) into folder ``out``."""
+    from mjstats.provenance import provenance
     from mjstats.report import fan_table, form_table, payments, total_distribution, write_report
 
     out.mkdir(parents=True, exist_ok=True)
+    prov = provenance(agg)
     paths = [agg.save(out / "aggregate.json")]
+    tables = []
     if "cooccurrence" in agg.counters:
-        paths.append(write_report(fan_table(agg), out / "fans.csv"))
-        paths.append(write_report(total_distribution(agg), out / "totals.csv"))
-        paths.append(write_report(form_table(agg), out / "forms.csv"))
-        paths.append(write_report(payments(agg), out / "payments.csv"))
+        tables += [(fan_table, "fans"), (total_distribution, "totals"), (form_table, "forms")]
+        tables.append((payments, "payments"))
     if agg.kind == "dealt":
-        from mjstats.studies.dealt import shanten_table
+        from mjstats.studies.dealt import shanten_table, useful_table
 
-        paths.append(write_report(shanten_table(agg), out / "shanten.csv"))
+        tables.append((shanten_table, "shanten"))
+        if "useful_kinds_hist" in agg.counters:
+            tables.append((lambda a: useful_table(a, "kinds"), "useful_kinds"))
+            tables.append((lambda a: useful_table(a, "copies"), "useful_copies"))
     if agg.kind == "play":
         from mjstats.studies.play import win_curve
 
-        paths.append(write_report(win_curve(agg), out / "win_curve.csv"))
+        tables.append((win_curve, "win_curve"))
+    for make, name in tables:
+        paths.append(write_report(make(agg), out / f"{name}.csv", prov=prov))
     return paths
 
 
@@ -117,15 +166,23 @@ def _json_summary(agg) -> dict:
         return exact_summary(agg)
     from mjstats.report import fan_table, summary
 
-    t = fan_table(agg)
-    out = {**summary(agg), "fan_probability": dict(zip(t["en"], t["frequency"], strict=True))}
+    out: dict = {}
+    if "cooccurrence" in agg.counters:  # 13-tile deals have no fans
+        t = fan_table(agg)
+        out = {**summary(agg), "fan_probability": dict(zip(t["en"], t["frequency"], strict=True))}
     if agg.kind == "play":
         from mjstats.studies.play import play_summary, win_curve
 
         out["play"] = play_summary(agg)
         out["p_win_by_draw"] = win_curve(agg)["p_win_by"].tolist()
     if agg.kind == "dealt":
-        out["deals"] = int(agg["deals"][0])
+        from mjstats.studies.dealt import shanten_table, useful_table
+
+        out["kind"], out["deals"] = agg.kind, int(agg["deals"][0])
+        out["shanten"] = shanten_table(agg).to_dict(orient="list")
+        if "useful_kinds_hist" in agg.counters:
+            for what in ("kinds", "copies"):
+                out[f"useful_{what}"] = useful_table(agg, what).to_dict(orient="list")
     return out
 
 
@@ -299,14 +356,9 @@ def command(
         agg = _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_tile,
                    checkpoint, resume, dask_address, threads, progress)  # fmt: skip
         guard.idle = False  # done: a Ctrl-C now waits for the output to be written
-        if "cooccurrence" in agg.counters and agg["complete"][0] > 0:
-            print_fan_table(agg, top)
+        print_fan_table(agg, top)
         if kind == "dealt":
-            from rich.console import Console
-
-            from mjstats.studies.dealt import shanten_table
-
-            Console().print(shanten_table(agg).to_string(index=False))
+            _print_dealt_tables(agg)
         if kind == "play":
             from mjstats.studies.play import play_summary, win_curve
 
@@ -318,10 +370,39 @@ def command(
                 f"{s['mean_win_draw']:.2f}"
             )
             curve = win_curve(agg)
-            click.echo(curve.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+            click.echo(curve.to_string(index=False, float_format=_fp))
         if out is not None:
             for p in write_study_outputs(agg, out):
                 click.echo(f"wrote {p}", err=True)
         if json_path is not None:
-            json_path.write_text(json.dumps(_json_summary(agg), ensure_ascii=False, indent=1))
+            from mjstats.provenance import provenance, write_json
+
+            write_json(json_path, _json_summary(agg), provenance(agg))
             click.echo(f"wrote {json_path}", err=True)
+
+
+def _fp(x: float) -> str:
+    from mjstats.report import format_probability
+
+    return format_probability(x)
+
+
+def _print_dealt_tables(agg) -> None:
+    """The shanten distribution and, with --useful, the useful-tile distributions."""
+    from mjstats.studies.dealt import shanten_table, useful_table
+
+    click.echo("shanten (-1 = complete): probability per form")
+    click.echo(shanten_table(agg).to_string(index=False, float_format=_fp))
+    if "useful_kinds_hist" not in agg.counters:
+        return
+    after = " after the best discard" if agg.params.get("tiles") == 14 else ""
+    kinds = useful_table(agg, "kinds")
+    click.echo(f"\nuseful tile kinds{after}: deals, probability, P(at least)")
+    click.echo(kinds.to_string(index=False, float_format=_fp))
+    # the copies take up to 137 values: their quantiles (the whole table is in --out/--json)
+    copies = useful_table(agg, "copies")
+    cdf = copies["deals"].cumsum() / max(int(copies["deals"].sum()), 1)
+    q = {f"{p:.0%}": int(copies["useful"][(cdf >= p).to_numpy().argmax()]) for p in (0.1, 0.5, 0.9)}
+    mean = float((copies["useful"] * copies["probability"]).sum())
+    quantiles = ", ".join(f"{k} {v}" for k, v in q.items())
+    click.echo(f"\nuseful copies unseen{after}: mean {mean:.2f}; quantiles {quantiles}")

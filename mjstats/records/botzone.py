@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -777,13 +776,14 @@ def _check_wall(
         raise game.error(f"player {p} takes {code} but the wall has {expected} there", entry)
 
 
-def _iter_json(path: Path, source: str) -> Iterator[Any]:
-    """Judge logs in a ``.json`` file (an object or a list of them) or ``.jsonl`` file.
+def _iter_json(path: Path, source: str, lines: bool | None = None) -> Iterator[Any]:
+    """Judge logs in a ``.json`` file (an object or a list of them) or ``.jsonl`` file
+    (``lines``: one object per line; None: as the suffix says).
 
     Unreadable JSON is yielded as a :class:`RecordError` (the caller counts it).
     """
     with open(path, "rb") as fh:
-        if path.suffix == ".jsonl":
+        if path.suffix == ".jsonl" if lines is None else lines:
             for lineno, raw in enumerate(fh, 1):
                 if raw.strip():
                     try:
@@ -819,8 +819,10 @@ def read_botzone(source, *, skip_bad: bool = False, chunk_size: int = _CHUNK) ->
           one streaming pass with bounded memory;
         * a path to a JSON judge log (``.json``: one log or a list of logs;
           ``.jsonl``: one log per line);
-        * a path to a directory: every ``*.json`` / ``*.jsonl`` file in it, sorted
-          by name;
+        * a path to a directory: every record file in it, subfolders included,
+          each file's format told by its content (see
+          :func:`mjstats.records.sources.record_files`; a folder without records
+          is a :class:`RecordError`);
         * an open file (text or binary) of the text data set;
         * a ``str`` containing a newline: the text data set itself.
     skip_bad : bool, default False
@@ -902,29 +904,20 @@ def read_botzone(source, *, skip_bad: bool = False, chunk_size: int = _CHUNK) ->
         name = str(getattr(source, "name", "<stream>"))
         _read_text(source, name, col, chunk_size)
     else:
-        path = Path(os.fspath(source))
-        if path.is_dir():
-            files = sorted(p for p in path.iterdir() if p.suffix in (".json", ".jsonl"))
-            _read_json_files(files, col)
-        elif not path.exists():
-            raise FileNotFoundError(f"no such file or directory: {str(path)!r}")
-        elif path.suffix in (".json", ".jsonl") or _looks_like_json(path):
-            _read_json_files([path], col)
-        else:
-            with open(path, "rb") as fh:
-                _read_text(fh, str(path), col, chunk_size)
+        from mjstats.records.sources import record_files
+
+        for path, fmt in record_files(source):  # a folder: every record file in it
+            if fmt == "text":
+                with open(path, "rb") as fh:
+                    _read_text(fh, str(path), col, chunk_size)
+            else:
+                _read_json_files([path], col, lines=fmt == "jsonl")
     return col.result()
 
 
-def _looks_like_json(path: Path) -> bool:
-    with open(path, "rb") as fh:
-        head = fh.read(64).lstrip()
-    return head[:1] in (b"{", b"[")
-
-
-def _read_json_files(files: list[Path], col: _Collector) -> None:
+def _read_json_files(files: list[Path], col: _Collector, lines: bool | None = None) -> None:
     state = rp.new_state()
     for path in files:
         source = str(path)
-        for index, obj in enumerate(_iter_json(path, source)):
+        for index, obj in enumerate(_iter_json(path, source, lines)):
             _replay_json(obj, source, index, col, state)

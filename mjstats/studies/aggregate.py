@@ -128,6 +128,11 @@ class Aggregate:
     def __getitem__(self, name: str) -> np.ndarray:
         return self.counters[name]
 
+    def _repr_html_(self) -> str:
+        from mjstats.html import aggregate_html
+
+        return aggregate_html(self)
+
     # ------------------------------------------------------------- persistence
     def to_dict(self) -> dict[str, Any]:
         """A JSON-serialisable dictionary (counters as nested lists)."""
@@ -162,9 +167,13 @@ class Aggregate:
         return cls(kind, params, {k: _counter(k, v) for k, v in raw.items()}, meta or {})
 
     def save(self, path: str | os.PathLike) -> Path:
-        """Write the aggregate as JSON (atomically). Returns the path."""
+        """Write the aggregate as JSON (atomically), with its provenance
+        (:func:`mjstats.provenance.provenance`, ignored by :meth:`load`). Returns the path."""
+        from mjstats.provenance import json_text, provenance
+
         path = Path(path)
-        atomic_write_bytes(path, json.dumps(self.to_dict(), ensure_ascii=False).encode())
+        text = json_text({**self.to_dict(), "provenance": provenance(self)}, indent=None)
+        atomic_write_bytes(path, text.encode())
         return path
 
     @classmethod

@@ -53,7 +53,7 @@ from mjstats.rules import Ruleset, get_ruleset
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.runner import Study, chunked_weight, study_count, study_seed
 
-__all__ = ["DealtStudy", "deal_prefix", "dealt", "shanten_table"]
+__all__ = ["DealtStudy", "deal_prefix", "dealt", "shanten_table", "useful_table"]
 
 SHANTEN_BINS = 16  # shanten -1 .. 14 at index shanten + 1
 CHUNK = 1 << 16
@@ -393,3 +393,39 @@ def shanten_table(agg: Aggregate):
     for j, name in enumerate(names):
         data[name] = hist[j, :top] / n if n else np.nan
     return pd.DataFrame(data)
+
+
+def useful_table(agg: Aggregate, what: str = "kinds"):
+    """Useful-tile distribution of a ``dealt`` aggregate run with ``useful=True``.
+
+    ``what="kinds"``: how many tile kinds would lower the shanten; ``"copies"``:
+    how many copies of them are not in the hand (for 14-tile deals, after the
+    best discard). Columns ``useful`` (the number), ``deals``, ``probability``
+    and ``sf`` = P(at least that many); rows from 0 to the largest seen.
+
+    Raises ``ValueError`` when the study was run without ``useful``.
+
+    Examples
+    --------
+    >>> from mjstats.studies.dealt import dealt, useful_table
+    >>> t = useful_table(dealt(2000, seed=3, tiles=13, useful=True, progress=False))
+    >>> list(t.columns), int(t["deals"].sum())
+    (['useful', 'deals', 'probability', 'sf'], 2000)
+    """
+    import pandas as pd
+
+    key = {"kinds": "useful_kinds_hist", "copies": "useful_copies_hist"}.get(what)
+    if key is None:
+        raise ValueError(f"what must be 'kinds' or 'copies', not {what!r}")
+    if key not in agg.counters:
+        raise ValueError(
+            f"the {agg.kind!r} aggregate has no useful-tile statistics (run with useful)"
+        )
+    hist = agg[key]
+    used = np.flatnonzero(hist)
+    top = int(used[-1]) + 1 if len(used) else 1
+    hist = hist[:top]
+    n = int(hist.sum())
+    p = hist / n if n else np.full(top, np.nan)
+    sf = 1.0 - np.concatenate([[0.0], np.cumsum(p)[:-1]])
+    return pd.DataFrame({"useful": np.arange(top), "deals": hist, "probability": p, "sf": sf})

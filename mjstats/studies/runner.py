@@ -85,9 +85,27 @@ class StudyInterrupted(KeyboardInterrupt):
         super().__init__(f"study interrupted{where}")
 
 
+def in_notebook() -> bool:
+    """True in a Jupyter kernel that can draw rich's live progress bar (ipywidgets installed).
+
+    Examples
+    --------
+    >>> in_notebook()
+    False
+    """
+    ipython = sys.modules.get("IPython")  # never imported here: a kernel has it already
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is None or type(shell).__name__ != "ZMQInteractiveShell":
+        return False
+    import importlib.util
+
+    return importlib.util.find_spec("ipywidgets") is not None
+
+
 @dataclass
 class _Progress:
-    """Minimal progress display: a rich bar on interactive terminals, silence elsewhere."""
+    """Minimal progress display: a rich bar on interactive terminals and in Jupyter
+    (a widget), silence elsewhere."""
 
     total: int
     unit: str
@@ -245,7 +263,8 @@ def run_study(
         Continue from ``checkpoint`` (which must belong to the same study); the
         final result equals that of an uninterrupted run.
     progress : bool, optional
-        Show a progress bar; default: only when stderr is an interactive terminal.
+        Show a progress bar; default: when stderr is an interactive terminal or in a
+        Jupyter notebook (with ipywidgets, ``pip install 'mjstats[jupyter]'``).
     on_group : callable, optional
         Called as ``on_group(first, count)`` after each group is merged (testing hook).
 
@@ -280,7 +299,7 @@ def run_study(
         size = group_size or default_group_size(study)
         todo = _groups(_complement(done, n_chunks), size)
         if progress is None:
-            progress = sys.stderr.isatty()
+            progress = sys.stderr.isatty() or in_notebook()
         remaining = study.total_weight() - sum(study.chunk_weight(f, c) for f, c in done)
         last_save = time.monotonic()
 
