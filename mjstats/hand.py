@@ -1057,7 +1057,9 @@ def _parse_fields(text: str, **context: Any) -> dict[str, Any]:
     tokens = list(re.finditer(r"\S+", text))
     first_kw = next((k for k, m in enumerate(tokens) if not _TILE_TOKEN.fullmatch(m.group())), None)
     stop = len(text) if first_kw is None else tokens[first_kw].start()
-    if first_kw is not None and tokens[first_kw].group()[:1] in "0123456789[{+":
+    first = tokens[first_kw].group() if first_kw is not None else ""
+    key = first.partition("=")[0].lower().replace("_", "-")
+    if first and first[0] in "0123456789[{+" and key not in _FLAG_KEYWORDS:  # 4th-tile: a keyword
         # looks like tiles with a typo ("123x"): report it as tiles
         _parse_tile_section(text, tokens[first_kw].end())
     standing, melds, win = _parse_tile_section(text, stop)

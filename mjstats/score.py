@@ -223,6 +223,8 @@ class BatchScore:
     form: np.ndarray
     ruleset: str = "mcr"
     form_names: tuple[str, ...] = FORM_NAMES
+    index: Any = None
+    """Row labels of the scored batch (``HandBatch.index``), used by :meth:`to_frame`."""
 
     def __len__(self) -> int:
         return len(self.total)
@@ -265,7 +267,7 @@ class BatchScore:
             for f in cols:
                 if keys[f] != "flower_tiles":
                     data[keys[f]] = self.fan_counts[:, f]
-        return pd.DataFrame(data)
+        return pd.DataFrame(data, index=self.index)
 
     def __repr__(self) -> str:
         n = len(self)
@@ -739,6 +741,7 @@ def score_batch(batch, ruleset="mcr") -> BatchScore:
         form=form,
         ruleset=rs.name,
         form_names=_form_names(rs),
+        index=batch.index,
     )
 
 
