@@ -36,7 +36,10 @@ from mjstats.errors import (
     TileCountError,
     UnknownRulesetError,
 )
+from mjstats._pandas_hook import install as _install_pandas_accessor
 from mjstats.rules import rulesets
+
+_install_pandas_accessor()  # ``series.mj`` (mjstats.pandas_accessor) once pandas loads
 
 # public name -> module that defines it (imported lazily on first attribute access)
 _LAZY = {
