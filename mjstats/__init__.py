@@ -28,6 +28,7 @@ from typing import Any
 
 __version__ = "0.1.0"
 
+from mjstats._pandas_hook import install as _install_pandas_accessor
 from mjstats.errors import (
     InvalidContextError,
     InvalidHandError,
@@ -37,6 +38,8 @@ from mjstats.errors import (
     UnknownRulesetError,
 )
 from mjstats.rules import rulesets
+
+_install_pandas_accessor()  # ``series.mj`` (mjstats.pandas_accessor) once pandas loads
 
 # public name -> module that defines it (imported lazily on first attribute access)
 _LAZY = {

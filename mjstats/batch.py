@@ -59,11 +59,16 @@ from mjstats.validation import as_hand_arrays
 __all__ = ["HandBatch"]
 
 
-def _rebuild(arrays: Mapping[str, np.ndarray]) -> HandBatch:
+def _rebuild(arrays: Mapping[str, np.ndarray], index: Any = None) -> HandBatch:
     """Unpickle a batch: validated again, since a pickle can be crafted or damaged."""
     if not isinstance(arrays, Mapping) or set(arrays) != set(FIELDS):
         raise InvalidHandError("not a pickled HandBatch: wrong fields")
-    return HandBatch(**arrays)
+    batch = HandBatch(**arrays)
+    if index is not None:
+        if len(index) != len(batch):
+            raise InvalidHandError("not a pickled HandBatch: index and rows differ in length")
+        object.__setattr__(batch, "index", index)
+    return batch
 
 
 FIELDS = ("concealed", "melds", "win_tile", *CONTEXT_FIELDS)
@@ -127,7 +132,7 @@ class HandBatch:
     mjstats.errors.TileCountError: row 1: a winning hand has 14 tiles (...), got 13: ...
     """
 
-    __slots__ = FIELDS
+    __slots__ = (*FIELDS, "index")
 
     concealed: np.ndarray
     melds: np.ndarray
@@ -140,6 +145,9 @@ class HandBatch:
     round_wind: np.ndarray
     flowers: np.ndarray
     situation: np.ndarray
+    index: Any
+    """Row labels carried from a pandas Series (:meth:`from_text`), else None
+    (positions); used by :meth:`to_frame` and ``score_batch(...).to_frame()``."""
 
     def __init__(
         self,
@@ -172,17 +180,18 @@ class HandBatch:
         )
         self._set(arrays, copy=True)
 
-    def _set(self, arrays: Mapping[str, np.ndarray], *, copy: bool) -> None:
+    def _set(self, arrays: Mapping[str, np.ndarray], *, copy: bool, index: Any = None) -> None:
         # frozen copies: read-only for good (see mjstats._readonly); ``copy`` is kept
         # for the callers' intent, the copy is always made
+        object.__setattr__(self, "index", index)
         for name in FIELDS:
             object.__setattr__(self, name, frozen(arrays[name]))
 
     @classmethod
-    def _from_valid(cls, arrays: Mapping[str, np.ndarray]) -> HandBatch:
+    def _from_valid(cls, arrays: Mapping[str, np.ndarray], index: Any = None) -> HandBatch:
         """Wrap arrays known to be valid and owned by nobody else (no copy, no check)."""
         batch = object.__new__(cls)
-        batch._set(arrays, copy=False)
+        batch._set(arrays, copy=False, index=index)
         return batch
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -192,7 +201,7 @@ class HandBatch:
 
     def __reduce__(self):
         # pickling (Dask, multiprocessing, copy): rebuild from the arrays, read-only again
-        return (_rebuild, ({name: getattr(self, name) for name in FIELDS},))
+        return (_rebuild, ({name: getattr(self, name) for name in FIELDS}, self.index))
 
     # ------------------------------------------------------------------ construction
 
@@ -245,6 +254,42 @@ class HandBatch:
         if all_hands:  # Hand objects are valid already
             return cls._from_valid(arrays)
         return cls(**arrays)  # text was parsed, not validated: check all rows at once
+
+    @classmethod
+    def from_text(cls, texts, *, errors: str = "raise"):
+        """A batch from many hand texts at numba speed; see :func:`mjstats.text.parse_texts`.
+
+        ``texts`` is a list, a numpy array of str/bytes, a pandas Series (its
+        index becomes :attr:`index`) or the bytes of a file with one hand a line.
+        ``errors="coerce"`` returns ``(batch_of_good_rows, bad_rows_frame)``.
+
+        Examples
+        --------
+        >>> texts = ["[123p]55m12379s789p+8s", "T1T2T3 B4B5B6 W7W8W9 F1F1 J1J1 +J1"]
+        >>> HandBatch.from_text(texts).win_tile.tolist()
+        [25, 33]
+        """
+        from mjstats.text import parse_texts
+
+        return parse_texts(texts, errors=errors)
+
+    def to_frame(self):
+        """One row per hand: ``hand`` (canonical text) and the context fields, on :attr:`index`.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> s = pd.Series(["123m456p789s11z22z+2z", "123456789m1235p"], index=[10, 20])
+        >>> HandBatch.from_text(s).to_frame()[["hand", "seat_wind"]]
+                            hand  seat_wind
+        10  123m456p789s1122z+2z          0
+        20       123456789m1235p          0
+        """
+        import pandas as pd
+
+        data = {"hand": self.to_text(), "waiting": self.is_waiting}
+        data |= {name: getattr(self, name) for name in CONTEXT_FIELDS}
+        return pd.DataFrame(data, index=self.index)
 
     @classmethod
     def concat(cls, batches: Iterable[HandBatch]) -> HandBatch:
@@ -304,7 +349,8 @@ class HandBatch:
             i = operator.index(key)
         except TypeError:
             return HandBatch._from_valid(
-                {name: np.ascontiguousarray(getattr(self, name)[key]) for name in FIELDS}
+                {name: np.ascontiguousarray(getattr(self, name)[key]) for name in FIELDS},
+                index=None if self.index is None else self.index[key],
             )
         n = len(self)
         if not -n <= i < n:

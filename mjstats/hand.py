@@ -16,7 +16,10 @@ writes it back (``parse_hand(str(h)) == h``)::
 **Tiles** are MPSZ: digits then their suit, ``m`` characters (万), ``p`` dots
 (饼), ``s`` bamboo (条), ``z`` honours ``1z``-``7z`` = East South West North
 white green red. Honours may also be written as letters ``E S W N`` and
-``C`` 中 red, ``F`` 发 green, ``P`` 白 white. ``0`` is not a tile.
+``C`` 中 red, ``F`` 发 green, ``P`` 白 white. ``0`` is not a tile. Every other
+notation of :mod:`mjstats.tiles` is read too, mixed freely: Botzone codes
+(``W1 B5 T9 F1 J1``), Chinese names (``一万 五饼 东 中``) and Unicode glyphs;
+``docs/notation.md`` gives the whole grammar once.
 
 **Melds**, anywhere among the tiles (written first in the canonical form):
 ``[123p]`` an exposed chow (吃, three consecutive numbered tiles of one suit),
@@ -99,16 +102,17 @@ from mjstats.errors import (
 from mjstats.tiles import (
     BOTZONE_CODES,
     CHOW_START_MASK,
-    HONOR_LETTERS,
     N_TILES,
+    TILE_TEXT_CHARS,
     TILES,
     _format_mpsz,
-    _scan_mpsz,
+    _scan_tiles,
     format_flowers,
     format_tiles,
     ids_to_counts,
     parse_flowers,
     parse_tile,
+    read_tile_at,
 )
 from mjstats.validation import as_hand_arrays, hand_totals34
 
@@ -687,8 +691,7 @@ class Hand:
         Parameters
         ----------
         notation : {"mpsz", "unicode", "zh", "botzone"}
-            Tile notation. Only the ``"mpsz"`` form can be parsed back; the
-            others are for display.
+            Tile notation; :func:`parse_hand` reads every one of them back.
 
         Examples
         --------
@@ -866,7 +869,8 @@ def _botzone_tile(code: Any) -> int:
 
 # --------------------------------------------------------------------------- parsing
 
-_TILE_TOKEN = re.compile(r"[0-9mpsz" + HONOR_LETTERS + r"\[\]{}+]+")
+# a whitespace-separated token made only of these characters is tiles, else a keyword
+_TILE_TOKEN = re.compile("[" + re.escape(TILE_TEXT_CHARS) + r"\[\]{}+]+")
 
 
 def _classify_meld(ids: list[int], concealed: bool, text: str, pos: int) -> Meld:
@@ -906,7 +910,7 @@ def _parse_tile_section(text: str, stop: int):
                     f"{ch!r} at position {i} is not closed by {close!r}; "
                     "write melds as [123p], [555p], [5555p] or {5555p}"
                 )
-            ids = [t for t, _ in _scan_mpsz(text, i + 1, j, where=" (in a meld)")]
+            ids = [t for t, _ in _scan_tiles(text, i + 1, j, where=" (in a meld)")]
             melds.append(_classify_meld(ids, ch == "{", text[i : j + 1], i))
             i = j + 1
         elif ch in "]}":
@@ -917,22 +921,18 @@ def _parse_tile_section(text: str, stop: int):
             j = i + 1
             while j < stop and text[j].isspace():
                 j += 1
-            if j < stop and text[j] in HONOR_LETTERS:
-                end = j + 1
-            elif j < stop and text[j].isdigit() and not text[j + 1 : j + 2].isdigit():
-                end = min(j + 2, stop)
-            else:
+            if j >= stop or text[j] in "[]{}+" or text[j : j + 2].isdigit():
                 raise InvalidTileError(
                     f"'+' at position {i} must be followed by exactly one tile, e.g. '+8s' or '+E'"
                 )
-            ((t, _),) = _scan_mpsz(text, j, end, where=" (the winning tile)")
+            t, end = read_tile_at(text, j, stop, where=" (the winning tile)")
             win = (t, j)
             i = end
         else:
             j = i
             while j < stop and text[j] not in "[]{}+":
                 j += 1
-            standing.extend(_scan_mpsz(text, i, j))
+            standing.extend(_scan_tiles(text, i, j))
             i = j
     return standing, melds, win
 
@@ -1072,7 +1072,9 @@ def _parse_fields(text: str, **context: Any) -> dict[str, Any]:
     tokens = list(re.finditer(r"\S+", text))
     first_kw = next((k for k, m in enumerate(tokens) if not _TILE_TOKEN.fullmatch(m.group())), None)
     stop = len(text) if first_kw is None else tokens[first_kw].start()
-    if first_kw is not None and tokens[first_kw].group()[:1] in "0123456789[{+":
+    first = tokens[first_kw].group() if first_kw is not None else ""
+    key = first.partition("=")[0].lower().replace("_", "-")
+    if first and first[0] in "0123456789[{+" and key not in _FLAG_KEYWORDS:  # 4th-tile: a keyword
         # looks like tiles with a typo ("123x"): report it as tiles
         _parse_tile_section(text, tokens[first_kw].end())
     standing, melds, win = _parse_tile_section(text, stop)

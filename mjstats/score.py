@@ -56,6 +56,7 @@ from mjstats.hand import CONTEXT_FIELDS
 from mjstats.rules import get_ruleset
 from mjstats.rules.base import Ruleset
 from mjstats.rules.mcr import FORMS as MCR_FORMS
+from mjstats.text import PARALLEL_MIN_ROWS
 from mjstats.validation import fail_rows
 
 __all__ = ["FORM_NAMES", "BatchScore", "Fan", "Score", "score", "score_batch"]
@@ -223,6 +224,8 @@ class BatchScore:
     form: np.ndarray
     ruleset: str = "mcr"
     form_names: tuple[str, ...] = FORM_NAMES
+    index: Any = None
+    """Row labels of the scored batch (``HandBatch.index``), used by :meth:`to_frame`."""
 
     def __len__(self) -> int:
         return len(self.total)
@@ -265,7 +268,7 @@ class BatchScore:
             for f in cols:
                 if keys[f] != "flower_tiles":
                     data[keys[f]] = self.fan_counts[:, f]
-        return pd.DataFrame(data)
+        return pd.DataFrame(data, index=self.index)
 
     def _repr_html_(self) -> str:
         from mjstats.html import batch_score_html
@@ -412,14 +415,15 @@ def _check_two_player(arrays: dict, *, batch: bool) -> None:
 
 def _check_context(concealed, melds, win, self_drawn, last_of_kind, kong_win, *, batch):
     """Reject win contexts the hand contradicts (InvalidContextError, first bad row)."""
-    from mjstats.kernels.mcr import context_problems
+    from mjstats.kernels import mcr
     from mjstats.tiles import TILES
 
     n = len(win)
     if n == 0:
         return
     codes = np.empty(n, dtype=np.uint8)
-    n_bad = context_problems(
+    check = mcr.context_problems if n >= PARALLEL_MIN_ROWS else mcr.context_problems_serial
+    n_bad = check(
         _readonly(concealed, np.uint8),
         _readonly(melds, np.uint8),
         _readonly(win, np.uint8),
@@ -508,7 +512,9 @@ def _run(arrays: dict, rs: Ruleset, want_sets: bool):
         if takes_opts:
             inputs.append(spec.opts)
         inputs += [spec.minimum, spec.flowers_count_toward_minimum]
-        kernel.score_rows(*inputs, total, fans, form, legal, sets, suit_table())
+        # few hands: no thread pool (its start costs more, and waits on busy cores)
+        run = kernel.score_rows if n >= PARALLEL_MIN_ROWS else kernel.score_rows_serial
+        run(*inputs, total, fans, form, legal, sets, suit_table())
     return total, fans, form, legal, sets
 
 
@@ -533,6 +539,33 @@ def _fans_frame_of(fans: tuple) -> Any:
     )
 
 
+@functools.lru_cache(maxsize=4096)
+def _tiles_text(ids: tuple[int, ...]) -> str:
+    from mjstats.tiles import format_tiles
+
+    c = np.zeros(34, dtype=np.uint8)
+    for t in ids:
+        c[t] += 1
+    return format_tiles(c)
+
+
+@functools.lru_cache(maxsize=4096)
+def _set_text(kind: int, tile: int, melded: int) -> str:
+    """One set of a reading as text (cached: there are a few hundred distinct sets)."""
+    if kind == 1:
+        s = _tiles_text((tile, tile + 1, tile + 2))
+        return f"[{s}]" if melded else s
+    if kind == 2:
+        s = _tiles_text((tile,) * 3)
+        return f"[{s}]" if melded else s
+    if kind == 3:
+        s = _tiles_text((tile,) * 4)
+        return f"[{s}]" if melded else f"{{{s}}}"
+    if kind == 5:
+        return _tiles_text((tile,) * 2)
+    return ""
+
+
 def _format_sets(
     hand, form: int, sets_row: np.ndarray, form_names: tuple[str, ...] = FORM_NAMES
 ) -> tuple[str, ...]:
@@ -540,26 +573,8 @@ def _format_sets(
     from mjstats.kernels.decompose import KNITTED
     from mjstats.tiles import format_tiles
 
-    def tiles(ids):
-        c = np.zeros(34, dtype=np.uint8)
-        for t in ids:
-            c[t] += 1
-        return format_tiles(c)
-
-    def one(kind, tile, melded):
-        if kind == 1:
-            s = tiles((tile, tile + 1, tile + 2))
-            return f"[{s}]" if melded else s
-        if kind == 2:
-            s = tiles((tile,) * 3)
-            return f"[{s}]" if melded else s
-        if kind == 3:
-            s = tiles((tile,) * 4)
-            return f"[{s}]" if melded else f"{{{s}}}"
-        if kind == 5:
-            return tiles((tile,) * 2)
-        return ""
-
+    tiles = _tiles_text
+    one = _set_text
     name = form_names[form]
     if name == "regular":
         rows = [tuple(map(int, sets_row[i, :3])) for i in range(4)]
@@ -567,7 +582,7 @@ def _format_sets(
         free = sorted((r for r in rows if not (r[2] or r[0] == 3)), key=lambda r: (r[1], r[0]))
         return (*(one(*r) for r in fixed + free), one(*map(int, sets_row[4, :3])))
     if name == "knitted_straight":
-        body = tiles(KNITTED[int(sets_row[2, 1])])
+        body = tiles(tuple(int(t) for t in KNITTED[int(sets_row[2, 1])]))
         parts = [body, one(*map(int, sets_row[0, :3])), one(*map(int, sets_row[1, :3]))]
         return tuple(parts)
     if name in ("seven_pairs", "seven_shifted_pairs"):
@@ -654,10 +669,11 @@ def score(hand_or_text, ruleset="mcr", **context) -> Score:
     (93, ['大车轮', '断幺', '花牌', '二五八将', '季花'])
     """
     from mjstats.hand import Hand, parse_hand
+    from mjstats.text import parse_one
 
     rs = _resolve(ruleset)
     if isinstance(hand_or_text, str):
-        hand = parse_hand(hand_or_text, **context)
+        hand = parse_hand(hand_or_text, **context) if context else parse_one(hand_or_text)
     elif isinstance(hand_or_text, Hand):
         hand = hand_or_text.replace(**context) if context else hand_or_text
     else:
@@ -760,6 +776,7 @@ def score_batch(batch, ruleset="mcr") -> BatchScore:
         form=form,
         ruleset=rs.name,
         form_names=_form_names(rs),
+        index=batch.index,
     )
 
 

@@ -50,6 +50,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
@@ -79,6 +80,7 @@ __all__ = [
     "TILE_GLYPHS",
     "TILE_NAMES_EN",
     "TILE_NAMES_ZH",
+    "TILE_TEXT_CHARS",
     "WIND_MASK",
     "counts_to_ids",
     "flower_count",
@@ -453,13 +455,57 @@ def ids_to_counts(ids) -> np.ndarray:
 # --------------------------------------------------------------------------- parsing
 
 
-def _scan_mpsz(text: str, start: int = 0, stop: int | None = None, *, where: str = ""):
-    """Yield ``(tile_id, position)`` for MPSZ text ``text[start:stop]``.
+# --------------------------------------------------------------------------- one grammar
 
-    Whitespace separates groups; digits must be followed by their suit letter.
-    Raises :class:`InvalidTileError` naming the bad token and its position.
+_SUIT_CHARS = {"m": 0, "p": 1, "s": 2, "z": 3} | {ch: s for ch, s in _ZH_SUIT.items()}
+_ZH_DIGIT_OF = {d: i for i, d in enumerate(_ZH_DIGITS)}
+_BOTZONE_LETTERS = "WBTFJ"
+_SEPARATORS = ",，、" + _VARIATION_SELECTORS
+
+TILE_TEXT_CHARS = (
+    "0123456789"
+    + "".join(_SUIT_CHARS)
+    + HONOR_LETTERS
+    + "BTJ"
+    + _ZH_DIGITS
+    + "".join(sorted({ch for name in _ZH_HONORS for ch in name}))
+    + TILE_GLYPHS
+    + _SEPARATORS
+)
+"""Every character that tile text in any notation may use (besides whitespace)."""
+
+
+def _botzone_at(text: str, i: int, stop: int) -> int | None:
+    """Tile id of a Botzone code at ``text[i:]``, or None.
+
+    ``W`` and ``F`` are also honour letters (West, green): ``W1`` is the code
+    only when no further digit or suit follows (``W1m`` is West and 1m).
+    """
+    code = text[i : i + 2] if i + 2 <= stop else ""
+    t = _BOTZONE_TO_ID.get(code)
+    if t is None:
+        return None
+    nxt = text[i + 2] if i + 2 < stop else ""
+    if code[0] in HONOR_LETTERS and nxt and (nxt.isdigit() or nxt in _SUIT_CHARS):
+        return None
+    return t
+
+
+def _scan_tiles(
+    text: str, start: int = 0, stop: int | None = None, *, where: str = "", only_mpsz: bool = False
+):
+    """Yield ``(tile_id, position)`` for tiles in any notation, mixed freely.
+
+    The one tile grammar of :func:`parse_tiles` and :func:`~mjstats.parse_hand`
+    (``docs/notation.md``): MPSZ digit groups (the suit may also be a Chinese
+    suit character, ``5万``), honour letters, Botzone codes, Chinese names and
+    Unicode glyphs; whitespace, commas and ``、`` separate. Raises
+    :class:`InvalidTileError` naming the bad character and its position.
+    ``only_mpsz`` reads MPSZ and honour letters only.
     """
     stop = len(text) if stop is None else stop
+    suits = "mpsz" if only_mpsz else _SUIT_CHARS
+    separators = "" if only_mpsz else _SEPARATORS
     digits_at = -1  # position of the first pending digit, -1 if none
     pending: list[tuple[int, int]] = []  # (rank, position)
     i = start
@@ -469,13 +515,15 @@ def _scan_mpsz(text: str, start: int = 0, stop: int | None = None, *, where: str
             if digits_at < 0:
                 digits_at = i
             pending.append((int(ch), i))
-        elif ch in _SUITS:
+            i += 1
+            continue
+        s = _SUIT_CHARS.get(ch) if ch in suits else None
+        if s is not None:
             if not pending:
                 raise InvalidTileError(
                     f"suit letter {ch!r} at position {i}{where} has no digits before it; "
                     f"write tiles as digits then suit, e.g. '123{ch}'"
                 )
-            s = _SUITS.index(ch)
             for r, pos in pending:
                 if s == 3 and r > 7:
                     raise InvalidTileError(
@@ -485,27 +533,48 @@ def _scan_mpsz(text: str, start: int = 0, stop: int | None = None, *, where: str
                 yield 9 * s + r - 1, pos
             pending.clear()
             digits_at = -1
-        elif ch in HONOR_LETTERS:
-            if pending:
+            i += 1
+            continue
+        if pending:
+            if ch.isspace() or ch in "[]{}+" or ch in HONOR_LETTERS or ch in separators:
                 break  # digits without a suit, reported below
-            yield 27 + HONOR_LETTERS.index(ch), i
-        elif ch.isspace() and not pending:
-            pass
-        else:
-            if pending and (ch.isspace() or ch in "[]{}+"):
-                break
-            if ch == "0":
+            raise InvalidTileError(_unexpected(text, i, where))
+        if ch.isspace() or ch in separators:
+            i += 1
+            continue
+        if ch in _BOTZONE_LETTERS and not only_mpsz:
+            t = _botzone_at(text, i, stop)
+            if t is not None:
+                yield t, i
+                i += 2
+                continue
+            if ch not in HONOR_LETTERS or text[i + 1 : i + 2] == "0":
                 raise InvalidTileError(
-                    f"'0' at position {i}{where} is not a tile: ranks are 1-9 "
-                    "(MCR has no red fives)"
+                    f"unknown Botzone tile code {text[i : i + 2]!r} at position {i}{where}; "
+                    "codes are W1-W9 B1-B9 T1-T9 F1-F4 J1-J3"
                 )
-            hint = ""
-            if ch in "[]{}+":
-                hint = "; melds and '+winning tile' belong to hand text, read by parse_hand"
-            elif ch in "MPSZ":
-                hint = "; suit letters are lower case: m p s z"
-            raise InvalidTileError(f"unexpected {ch!r} at position {i}{where}{hint}")
-        i += 1
+        if ch in HONOR_LETTERS:
+            yield 27 + HONOR_LETTERS.index(ch), i
+            i += 1
+            continue
+        if only_mpsz:
+            raise InvalidTileError(_unexpected(text, i, where))
+        t = _GLYPH_TO_ID.get(ch)
+        if t is not None:
+            yield t, i
+            i += 1
+            continue
+        d = _ZH_DIGIT_OF.get(ch)
+        if d is not None and i + 1 < stop and text[i + 1] in _ZH_SUIT:
+            yield 9 * _ZH_SUIT[text[i + 1]] + d, i
+            i += 2
+            continue
+        name = text[i : i + 2] if i + 2 <= stop and text[i : i + 2] in _ZH_HONORS else ch
+        if name in _ZH_HONORS:
+            yield _ZH_HONORS[name], i
+            i += len(name)
+            continue
+        raise InvalidTileError(_unexpected(text, i, where))
     if pending:
         run = "".join(str(r) for r, _ in pending)
         raise InvalidTileError(
@@ -514,7 +583,66 @@ def _scan_mpsz(text: str, start: int = 0, stop: int | None = None, *, where: str
         )
 
 
-_BOTZONE_RE = re.compile(r"(?:[\s,]*[A-Z][0-9])+[\s,]*")
+def _unexpected(text: str, i: int, where: str) -> str:
+    """The message for a character no notation reads, with a hint where one helps."""
+    ch = text[i]
+    if ch == "0":
+        return f"'0' at position {i}{where} is not a tile: ranks are 1-9 (MCR has no red fives)"
+    if ch == "H" and "1" <= text[i + 1 : i + 2] <= "8":
+        return (
+            f"{text[i : i + 2]!r} at position {i}{where}: flowers (H1-H8) are not tiles: "
+            "give them as a flower mask"
+        )
+    if ch in _FLOWER_GLYPH_TO_BIT:
+        return (
+            f"{ch!r} (U+{ord(ch):04X}) at position {i}{where}: flowers are not tiles; "
+            "give them as a flower mask"
+        )
+    if 0x1F000 <= ord(ch) <= 0x1F0FF:
+        return f"{ch!r} (U+{ord(ch):04X}) at position {i}{where} is not a mahjong tile glyph"
+    if "\u4e00" <= ch <= "\u9fff":
+        return (
+            f"unknown Chinese tile name at position {i}{where} ({text[i : i + 2]!r}); "
+            "write e.g. 一万 五饼 九条 东 白 发 中"
+        )
+    hint = ""
+    if ch in "[]{}+":
+        hint = "; melds and '+winning tile' belong to hand text, read by parse_hand"
+    elif ch in "MPSZ":
+        hint = "; suit letters are lower case: m p s z"
+    return f"unexpected {ch!r} at position {i}{where}{hint}"
+
+
+def read_tile_at(text: str, i: int, stop: int, *, where: str = "") -> tuple[int, int]:
+    """Read exactly one tile in any notation at ``text[i:]``: ``(tile_id, end)``.
+
+    One MPSZ tile is a digit and its suit (``8s``, ``5万``). Used for the winning
+    tile after ``+`` in hand text.
+
+    Examples
+    --------
+    >>> from mjstats.tiles import read_tile_at
+    >>> read_tile_at("+8s", 1, 3), read_tile_at("+T8", 1, 3), read_tile_at("+八条", 1, 3)
+    ((25, 3), (25, 3), (25, 3))
+    """
+    ch = text[i] if i < stop else ""
+    if ch.isdigit() or ch in _ZH_DIGIT_OF or text[i : i + 2] in _ZH_HONORS:
+        end = i + 2
+    elif ch in _BOTZONE_LETTERS and _botzone_at(text, i, stop) is not None:
+        end = i + 2
+    else:
+        end = i + 1
+    end = min(end, stop)
+    while end < stop and text[end] in _VARIATION_SELECTORS:
+        end += 1
+    found = list(_scan_tiles(text, i, end, where=where))
+    if len(found) != 1:
+        raise InvalidTileError(
+            f"expected one tile at position {i}{where}, e.g. '+8s', '+E', '+T8' or '+八条'"
+        )
+    return found[0][0], end
+
+
 _BOTZONE_TOKEN_RE = re.compile(r"[A-Za-z]+[0-9]*|\S")
 
 
@@ -572,17 +700,12 @@ def _scan_zh(text: str):
             )
 
 
-def _detect_notation(text: str) -> str:
-    if any(0x1F000 <= ord(ch) <= 0x1F02B for ch in text):
-        return "unicode"
-    if any("\u4e00" <= ch <= "\u9fff" for ch in text):
-        return "zh"
-    if _BOTZONE_RE.fullmatch(text):
-        return "botzone"
-    return "mpsz"
-
-
-_SCANNERS = {"mpsz": _scan_mpsz, "botzone": _scan_botzone, "unicode": _scan_unicode, "zh": _scan_zh}
+_SCANNERS = {
+    "mpsz": functools.partial(_scan_tiles, only_mpsz=True),
+    "botzone": _scan_botzone,
+    "unicode": _scan_unicode,
+    "zh": _scan_zh,
+}
 
 
 def _check_notation(notation: str) -> None:
@@ -601,8 +724,10 @@ def parse_tiles(text: str, notation: str | None = None) -> np.ndarray:
         The tiles. Whitespace between tiles or groups is ignored. The empty
         string is no tiles.
     notation : {None, "mpsz", "botzone", "unicode", "zh"}, optional
-        Force a notation. By default it is detected: Unicode glyphs, Chinese
-        characters, a string made only of Botzone codes, else MPSZ.
+        Read only this notation. By default every notation is read, mixed
+        freely, in the one tile grammar of ``docs/notation.md`` (the same as
+        :func:`~mjstats.parse_hand`'s): MPSZ groups, honour letters, Botzone
+        codes, Chinese names and Unicode glyphs.
 
     Returns
     -------
@@ -636,11 +761,11 @@ def parse_tiles(text: str, notation: str | None = None) -> np.ndarray:
     """
     if not isinstance(text, str):
         raise InvalidTileError(f"tiles must be given as a string, got {type(text).__name__}")
-    if notation is None:
-        notation = _detect_notation(text)
-    _check_notation(notation)
+    if notation is not None:
+        _check_notation(notation)
+    scan = _scan_tiles if notation is None else _SCANNERS[notation]
     counts = [0] * N_TILES
-    for t, pos in _SCANNERS[notation](text):
+    for t, pos in scan(text):
         counts[t] += 1
         if counts[t] > 4:
             raise TileCountError(

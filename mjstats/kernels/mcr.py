@@ -70,9 +70,11 @@ __all__ = [
     "OPT_MINGAN_GANG",
     "POINTS",
     "context_problems",
+    "context_problems_serial",
     "new_work",
     "score_hand",
     "score_rows",
+    "score_rows_serial",
 ]
 
 # ---------------------------------------------------------------- fan ids
@@ -1812,6 +1814,33 @@ def _score_hand(
     return best_total, form
 
 
+@ijit
+def _context_code(i, concealed, melds, win_tile, self_drawn, last_of_kind, kong_win):
+    """Row ``i``'s code for :func:`context_problems`."""
+    code = 0
+    w = np.int64(win_tile[i])
+    if w < 34:
+        held = concealed[i, w]
+        # without branches on the meld kinds: those of random hands are
+        # unpredictable, and mispredictions made this pass 13-16 ns a row
+        in_melds = False
+        has_kong = False
+        for j in range(4):
+            k = melds[i, j, 0]
+            d = w - np.int64(melds[i, j, 1])
+            in_melds |= ((k == 1) & (d >= 0) & (d <= 2)) | ((k >= 2) & (d == 0))
+            has_kong |= k >= 3
+        if kong_win[i]:  # rare, so these branches are predictable
+            if self_drawn[i]:
+                if not has_kong:
+                    code = 1
+            elif held >= 2 or in_melds:
+                code = 2
+        if code == 0 and last_of_kind[i] and held >= 2:
+            code = 3
+    return code
+
+
 @pjit
 def context_problems(concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, out):
     """Per-row code of the first win-context contradiction (0 = none):
@@ -1819,30 +1848,22 @@ def context_problems(concealed, melds, win_tile, self_drawn, last_of_kind, kong_
     2 = kong_win on a discard with the tile held elsewhere (抢杠和 impossible),
     3 = last_of_kind with another copy concealed (和绝张 impossible).
     Waiting hands (win_tile 255) are never flagged. Returns the number of bad rows.
-    (Parallel: it runs before every batch is scored.)"""
+    (Parallel: it runs before every batch is scored; :func:`context_problems_serial`
+    for small batches.)"""
     n_bad = 0
     for i in prange(concealed.shape[0]):
-        code = 0
-        w = np.int64(win_tile[i])
-        if w < 34:
-            held = concealed[i, w]
-            # without branches on the meld kinds: those of random hands are
-            # unpredictable, and mispredictions made this pass 13-16 ns a row
-            in_melds = False
-            has_kong = False
-            for j in range(4):
-                k = melds[i, j, 0]
-                d = w - np.int64(melds[i, j, 1])
-                in_melds |= ((k == 1) & (d >= 0) & (d <= 2)) | ((k >= 2) & (d == 0))
-                has_kong |= k >= 3
-            if kong_win[i]:  # rare, so these branches are predictable
-                if self_drawn[i]:
-                    if not has_kong:
-                        code = 1
-                elif held >= 2 or in_melds:
-                    code = 2
-            if code == 0 and last_of_kind[i] and held >= 2:
-                code = 3
+        code = _context_code(i, concealed, melds, win_tile, self_drawn, last_of_kind, kong_win)
+        out[i] = code
+        n_bad += 1 if code else 0
+    return n_bad
+
+
+@jit
+def context_problems_serial(concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, out):
+    """:func:`context_problems` on the calling thread (small batches)."""
+    n_bad = 0
+    for i in range(concealed.shape[0]):
+        code = _context_code(i, concealed, melds, win_tile, self_drawn, last_of_kind, kong_win)
         out[i] = code
         n_bad += 1 if code else 0
     return n_bad
@@ -1881,10 +1902,28 @@ def _score_block(
     table,
 ):
     _score_range(
-        lo, hi, concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, last_of_wall,
-        seat_wind, round_wind, flowers, opts, minimum, flowers_count, out_total, out_fans,
-        out_form, out_legal, out_sets, new_work(table),
-    )  # fmt: skip
+        lo,
+        hi,
+        concealed,
+        melds,
+        win_tile,
+        self_drawn,
+        last_of_kind,
+        kong_win,
+        last_of_wall,
+        seat_wind,
+        round_wind,
+        flowers,
+        opts,
+        minimum,
+        flowers_count,
+        out_total,
+        out_fans,
+        out_form,
+        out_legal,
+        out_sets,
+        new_work(table),
+    )
 
 
 # Apart from _score_block (which allocates) so that it runs without reference
@@ -1992,3 +2031,52 @@ def score_rows(
             out_sets,
             table,
         )
+
+
+@jit
+def score_rows_serial(
+    concealed,
+    melds,
+    win_tile,
+    self_drawn,
+    last_of_kind,
+    kong_win,
+    last_of_wall,
+    seat_wind,
+    round_wind,
+    flowers,
+    opts,
+    minimum,
+    flowers_count,
+    out_total,
+    out_fans,
+    out_form,
+    out_legal,
+    out_sets,
+    table,
+):
+    """:func:`score_rows` on the calling thread: for small batches, where starting
+    numba's thread pool costs more than the hands (see ``mjstats.text.PARALLEL_MIN_ROWS``)."""
+    _score_block(
+        0,
+        concealed.shape[0],
+        concealed,
+        melds,
+        win_tile,
+        self_drawn,
+        last_of_kind,
+        kong_win,
+        last_of_wall,
+        seat_wind,
+        round_wind,
+        flowers,
+        opts,
+        minimum,
+        flowers_count,
+        out_total,
+        out_fans,
+        out_form,
+        out_legal,
+        out_sets,
+        table,
+    )

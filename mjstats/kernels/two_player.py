@@ -53,6 +53,7 @@ __all__ = [
     "new_work",
     "score_hand",
     "score_rows",
+    "score_rows_serial",
 ]
 
 # ---------------------------------------------------------------- fan ids
@@ -999,3 +1000,50 @@ def score_rows(
             out_sets,
             table,
         )
+
+
+@jit
+def score_rows_serial(
+    concealed,
+    melds,
+    win_tile,
+    self_drawn,
+    kong_win,
+    last_of_wall,
+    seat_wind,
+    round_wind,
+    flowers,
+    situation,
+    minimum,
+    flowers_count,
+    out_total,
+    out_fans,
+    out_form,
+    out_legal,
+    out_sets,
+    table,
+):
+    """:func:`score_rows` on the calling thread: for small batches, where starting
+    numba's thread pool costs more than the hands (see ``mjstats.text.PARALLEL_MIN_ROWS``)."""
+    _score_block(
+        0,
+        concealed.shape[0],
+        concealed,
+        melds,
+        win_tile,
+        self_drawn,
+        kong_win,
+        last_of_wall,
+        seat_wind,
+        round_wind,
+        flowers,
+        situation,
+        minimum,
+        flowers_count,
+        out_total,
+        out_fans,
+        out_form,
+        out_legal,
+        out_sets,
+        table,
+    )
