@@ -93,9 +93,9 @@ def test_invariants(policy, wall):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("wall", ["shared", "botzone"])
-@pytest.mark.parametrize("policy", ["random", "efficiency"])
-def test_invariants_large(policy, wall):
-    _check_games(scaled(100_000), 12, policy, wall)
+@pytest.mark.parametrize(("policy", "n"), [("random", 1_000_000), ("efficiency", 100_000)])
+def test_invariants_large(policy, n, wall):
+    _check_games(scaled(n), 12, policy, wall)
 
 
 def test_shared_wall_deals_flowers():
@@ -115,6 +115,20 @@ def test_same_games_however_split():
     assert np.array_equal(fans, np.concatenate([fa, fb]))
     other, _ = play_games(120, 4, policy="efficiency")
     assert not np.array_equal(whole.to_numpy(), other.to_numpy())
+
+
+def test_same_games_on_one_or_two_threads():
+    import numba
+
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one, f1 = play_games(200, 9, policy="random", wall="botzone")
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two, f2 = play_games(200, 9, policy="random", wall="botzone")
+    finally:
+        numba.set_num_threads(before)
+    assert one.equals(two) and np.array_equal(f1, f2)
 
 
 def test_equal_policies_win_about_equally_often():
