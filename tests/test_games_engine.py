@@ -93,9 +93,9 @@ def test_invariants(policy, wall):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("wall", ["shared", "botzone"])
-@pytest.mark.parametrize("policy", ["random", "efficiency"])
-def test_invariants_large(policy, wall):
-    _check_games(scaled(100_000), 12, policy, wall)
+@pytest.mark.parametrize(("policy", "n"), [("random", 1_000_000), ("efficiency", 100_000)])
+def test_invariants_large(policy, n, wall):
+    _check_games(scaled(n), 12, policy, wall)
 
 
 def test_shared_wall_deals_flowers():
@@ -115,6 +115,20 @@ def test_same_games_however_split():
     assert np.array_equal(fans, np.concatenate([fa, fb]))
     other, _ = play_games(120, 4, policy="efficiency")
     assert not np.array_equal(whole.to_numpy(), other.to_numpy())
+
+
+def test_same_games_on_one_or_two_threads():
+    import numba
+
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one, f1 = play_games(200, 9, policy="random", wall="botzone")
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two, f2 = play_games(200, 9, policy="random", wall="botzone")
+    finally:
+        numba.set_num_threads(before)
+    assert one.equals(two) and np.array_equal(f1, f2)
 
 
 def test_equal_policies_win_about_equally_often():
@@ -163,3 +177,23 @@ def test_bad_wall_is_an_error_code():
     wall[0] = wall[-1]
     assert G.new_game(S, wall, G.WALL_BOTZONE, 0) == G.E_WALL
     assert G.new_game(S, wall[:100], G.WALL_BOTZONE, 0) == G.E_WALL
+
+
+def test_stopped_game_message_names_game_seat_state_and_action():
+    from mjstats.games.engine import game_error_message
+
+    S = np.zeros(G.N_STATE, np.int64)
+    G.new_game(S, np.repeat(np.arange(34), 4).astype(np.int64), G.WALL_BOTZONE, 0)
+    S[G.S_PHASE] = G.PH_CLAIM
+    S[G.S_TURN] = 1
+    S[G.S_LAST_TILE] = 13
+    S[G.S_LAST_SEAT] = 1
+    row = np.zeros(G.N_R, np.int64)
+    row[G.R_ERR] = G.E_POLICY
+    row[G.R_ERR_SEAT] = 2
+    row[G.R_ERR_ACTION] = G.action(G.A_PUNG, 13)
+    msg = game_error_message(17, row, S)
+    assert msg.startswith("game 17: policy returned an illegal action: seat 2 returned 'pung 5p'")
+    assert "answer to a discard" in msg and "last tile 5p of seat 1" in msg
+    # seat 2 is dealt wall[89:102] of the sorted wall (tile = index // 4)
+    assert "concealed tiles 5556666777788s, 0 melds" in msg

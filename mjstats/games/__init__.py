@@ -13,12 +13,20 @@ Examples
 
 from __future__ import annotations
 
-from mjstats.games.engine import POLICIES, WALLS, GameOptionError, engine_context, play_games
+from mjstats.games.engine import (
+    POLICIES,
+    WALLS,
+    GameError,
+    GameOptionError,
+    engine_context,
+    play_games,
+)
 from mjstats.games.replay import ReplayError, replay
 
 __all__ = [
     "POLICIES",
     "WALLS",
+    "GameError",
     "GameOptionError",
     "ReplayError",
     "engine_context",

@@ -8,11 +8,61 @@ import pandas as pd
 from mjstats.kernels import game as G
 from mjstats.rules import Ruleset, get_ruleset
 
-__all__ = ["POLICIES", "WALLS", "GameOptionError", "engine_context", "play_games"]
+__all__ = ["POLICIES", "WALLS", "GameError", "GameOptionError", "engine_context", "play_games"]
 
 
 class GameOptionError(ValueError):
     """An impossible combination of game options (unknown wall, policy, ruleset, wind)."""
+
+
+class GameError(RuntimeError):
+    """A game stopped: a policy returned an illegal action, or an engine check failed.
+
+    The message names the game (its number in the study), the seat, the state
+    (phase, turn, last tile, the seat's tiles) and the action.
+    """
+
+
+_PHASES = {G.PH_OWN: "own turn", G.PH_CLAIM: "answer to a discard", G.PH_ROB: "answer to a kong"}
+
+
+def describe_action(a: int) -> str:
+    """``"discard 5p"`` for an action code of :mod:`mjstats.kernels.game`.
+
+    Examples
+    --------
+    >>> describe_action(1 * 64 + 13), describe_action(0)
+    ('discard 5p', 'pass')
+    """
+    from mjstats.tiles import TILES
+
+    kind, tile = divmod(int(a), 64)
+    if a == 0:
+        return "pass"
+    if not 0 <= kind < len(G.ACTION_NAMES) or tile >= 34:
+        return f"unknown action code {int(a)}"
+    return f"{G.ACTION_NAMES[kind]} {TILES[tile]}"
+
+
+def game_error_message(game: int, row: np.ndarray, S: np.ndarray) -> str:
+    """The message of a stopped game from its result row and its state vector."""
+    from mjstats.tiles import TILES, format_tiles
+
+    code = int(row[G.R_ERR])
+    msg = f"game {game}: {G.ERRORS[code] if 0 <= code < len(G.ERRORS) else f'error {code}'}"
+    if code == G.E_POLICY:
+        seat = int(row[G.R_ERR_SEAT])
+        hand = S[G.S_HAND + 34 * seat : G.S_HAND + 34 * seat + 34].astype(np.uint8)
+        last = int(S[G.S_LAST_TILE])
+        last_tile = TILES[last] if 0 <= last < 34 else "-"
+        msg += (
+            f": seat {seat} returned '{describe_action(row[G.R_ERR_ACTION])}' in its "
+            f"{_PHASES.get(int(S[G.S_PHASE]), 'phase ' + str(S[G.S_PHASE]))} "
+            f"(turn of seat {int(S[G.S_TURN])}, last tile {last_tile} "
+            f"of seat {int(S[G.S_LAST_SEAT])}, its concealed tiles {format_tiles(hand)}, "
+            f"{int(S[G.S_NMELD + seat])} melds)"
+        )
+    return msg
 
 
 WALLS = {"botzone": G.WALL_BOTZONE, "shared": G.WALL_SHARED}
@@ -118,11 +168,19 @@ def play_games(
     keep_state : bool
         Also return the final state vectors (int64 (n, N_STATE)).
 
+    Raises
+    ------
+    GameOptionError
+        Unknown policy, wall or ruleset; bad round wind or number of games.
+    GameError
+        A game stopped (an illegal action from a policy, a failed check): the
+        message names the game, seat, state and action.
+
     Returns
     -------
     games : pandas.DataFrame
-        One row per game: ``error`` (0 = fine; else a code of
-        :data:`mjstats.kernels.game.ERRORS`), ``winner`` (-1 drawn), ``kind``
+        One row per game: ``error`` (always 0: a stopped game raises
+        :class:`GameError`), ``winner`` (-1 drawn), ``kind``
         (0 discard, 1 self-drawn, 2 robbed kong), ``from_seat``, ``total``,
         ``score0``..``score3``, ``steps``, ``claims``, ``last_of_kind``,
         ``last_of_wall``, ``kong_win``.
@@ -145,6 +203,15 @@ def play_games(
     final = np.zeros((n if keep_state else 0, G.N_STATE), np.int64)
     G.play_games(int(first), int(n), np.uint64(int(seed) % (1 << 64)), gctx, pctx, tab, suits,
                  rs.n_fans, out, fans, final)  # fmt: skip
+    bad = np.flatnonzero(out[:, G.R_ERR] != G.E_OK)
+    if len(bad):
+        i = int(bad[0])
+        # the game is deterministic: play it again alone to show its state
+        state = np.zeros((1, G.N_STATE), np.int64)
+        G.play_games(first + i, 1, np.uint64(int(seed) % (1 << 64)), gctx, pctx, tab, suits,
+                     rs.n_fans, np.zeros((1, G.N_R), np.int64), np.zeros((1, rs.n_fans), np.uint8),
+                     state)  # fmt: skip
+        raise GameError(game_error_message(first + i, out[i], state[0]))
     cols = {
         "error": out[:, G.R_ERR],
         "winner": out[:, G.R_WINNER],

@@ -48,7 +48,10 @@ Rules (MCR; those of the Botzone judge where it decides):
 * payments: self-drawn, every other seat pays ``base + total``; on a discard
   (or a robbed kong) the discarder pays ``base + total`` and the others ``base``.
 
-Kernels return error codes (``E_*``), never raise.
+Kernels return error codes (``E_*``), never raise. The per-step helpers are
+inlined into the game loop (:data:`~mjstats.kernels._jit.ijit`): as separate
+calls each passed the scorer's and the policies' scratch tuples (hundreds of
+machine words and a reference-count update per array) several times a step.
 """
 
 from __future__ import annotations
@@ -57,10 +60,10 @@ import numpy as np
 from numba import prange
 
 from mjstats.kernels import policies as P
-from mjstats.kernels._jit import jit, pjit
+from mjstats.kernels._jit import ijit, jit, pjit
 from mjstats.kernels.rng import randbelow
 from mjstats.kernels.scoring import score_one
-from mjstats.kernels.shanten import useful_one
+from mjstats.kernels.shanten import shanten_one, useful_one
 
 # ---------------------------------------------------------------- state layout
 S_HAND = 0
@@ -164,14 +167,14 @@ ERRORS = (
 _MAX_STEPS = 2000
 
 
-@jit
+@ijit
 def action(kind, tile):
     """The action code of ``kind`` (``A_*``) on ``tile``."""
     return np.int64(kind) * 64 + np.int64(tile)
 
 
 # ---------------------------------------------------------------- wall
-@jit
+@ijit
 def can_draw(S, p):
     """Whether seat ``p`` could draw a tile now (else the game is drawn when due)."""
     if S[S_WALL_KIND] == WALL_BOTZONE:
@@ -179,7 +182,7 @@ def can_draw(S, p):
     return S[S_FRONT] <= S[S_BACK]
 
 
-@jit
+@ijit
 def _take(S, p, replacement):
     """Take a tile for seat ``p`` (flowers set aside and replaced); -1 if none is left."""
     if S[S_WALL_KIND] == WALL_BOTZONE:
@@ -203,7 +206,7 @@ def _take(S, p, replacement):
         replacement = True
 
 
-@jit
+@ijit
 def wall_left(S, p):
     """Tiles seat ``p`` may still draw (its segment, or the whole shared wall)."""
     if S[S_WALL_KIND] == WALL_BOTZONE:
@@ -260,7 +263,7 @@ def _hand_size(S, p):
     return n
 
 
-@jit
+@ijit
 def waits(S, p, forms, tab, counts):
     """Mask of the tiles completing seat ``p``'s 3k+1 concealed hand (cached in ``S``).
 
@@ -270,13 +273,18 @@ def waits(S, p, forms, tab, counts):
         return m
     for t in range(34):
         counts[t] = S[S_HAND + 34 * p + t]
-    sh, mask = useful_one(counts, S[S_NMELD + p], forms, tab)
-    m = np.int64(mask) if sh == 0 else np.int64(0)
+    n_melds = S[S_NMELD + p]
+    m = np.int64(0)
+    # the shanten alone is ten times cheaper than the useful tiles, and most hands
+    # are not ready
+    if shanten_one(counts, n_melds, forms, tab) == 0:
+        _, mask = useful_one(counts, n_melds, forms, tab)
+        m = np.int64(mask)
     S[S_WAITS + p] = m
     return m
 
 
-@jit
+@ijit
 def _add_meld(S, p, kind, tile, frm):
     m = S[S_NMELD + p]
     o = S_MELD + 12 * p + 3 * m
@@ -327,7 +335,7 @@ def score_win(S, p, w, self_drawn, kong_win, last_kind, last_wall, gctx, scratch
     return total, legal
 
 
-@jit
+@ijit
 def _last_of_kind_on_discard(S, t, rob):
     """和绝张 for a win on the discard (or robbed kong) ``t``: the other three copies
     are visible (the winning tile itself is among ``S_SHOWN``). Never for 抢杠和,
@@ -338,7 +346,7 @@ def _last_of_kind_on_discard(S, t, rob):
     return 1 if S[S_SHOWN + t] - 1 == 3 else 0
 
 
-@jit
+@ijit
 def _settle(S, winner, w, kind, frm, total, base, last_kind, last_wall, kong_win):
     S[S_WINNER] = winner
     S[S_WIN_TILE] = w
@@ -358,7 +366,7 @@ def _settle(S, winner, w, kind, frm, total, base, last_kind, last_wall, kong_win
 
 
 # ---------------------------------------------------------------- turns
-@jit
+@ijit
 def begin_turn(S, p, replacement, gctx, tab, scratch, fan_out, buf):
     """Seat ``p`` draws (a replacement after a kong if ``replacement``) and is to act.
 
@@ -392,7 +400,7 @@ def begin_turn(S, p, replacement, gctx, tab, scratch, fan_out, buf):
             S[S_CAN_TSUMO] = 1
 
 
-@jit
+@ijit
 def legal_own(S, acts):
     """Legal actions of the seat to act (``PH_OWN``) into ``acts``; returns their number."""
     p = S[S_TURN]
@@ -418,7 +426,7 @@ def legal_own(S, acts):
     return n
 
 
-@jit
+@ijit
 def legal_response(S, q, gctx, tab, scratch, fan_out, buf, acts):
     """Legal answers of seat ``q`` to the last discard or promoted kong; returns their number.
 
@@ -463,7 +471,7 @@ def legal_response(S, q, gctx, tab, scratch, fan_out, buf, acts):
     return n
 
 
-@jit
+@ijit
 def apply_own(S, a, gctx, tab, scratch, fan_out, buf):
     """Apply the own-turn action ``a`` (one of :func:`legal_own`'s) of the seat to act."""
     p = S[S_TURN]
@@ -507,7 +515,7 @@ def apply_own(S, a, gctx, tab, scratch, fan_out, buf):
         S[S_PHASE] = PH_ROB
 
 
-@jit
+@ijit
 def resolve(S, resp, gctx, tab, scratch, fan_out, buf):
     """Apply the answers ``resp`` (int64 (4,), one per seat) to a discard or promoted kong.
 
@@ -671,7 +679,7 @@ V_SHOWN = 135  # 34
 N_VIEW = 170
 
 
-@jit
+@ijit
 def make_view(S, p, view):
     """Fill ``view`` (int64 (N_VIEW,)) with what seat ``p`` sees of ``S``."""
     for t in range(34):
@@ -809,7 +817,7 @@ def efficiency_response(view, acts, n_acts, pctx, tab, pw):
     return choice
 
 
-@jit
+@ijit
 def choose(policy, own, view, acts, n_acts, pctx, tab, pw, rng):
     """Built-in policy ``policy`` (``POLICY_*``) picks one of ``acts[:n_acts]``."""
     if policy == POLICY_RANDOM:
@@ -870,12 +878,14 @@ def shuffle_wall(rng, wall, wall_kind):
         wall[j] = x
 
 
-@jit
+@ijit
 def _decide(S, q, own, n, acts, view, gctx, pctx, tab, work, rng):
     """Seat ``q``'s policy picks one of ``acts[:n]`` from its view of ``S``; -1 when
     it returns an action not among them (seat and action kept in ``S[S_ERR_*]``)."""
-    make_view(S, q, view)
-    a = choose(gctx[G_POLICY + q], own, view, acts, n, pctx[q], tab, work, rng)
+    policy = gctx[G_POLICY + q]
+    if policy != POLICY_RANDOM:  # the random policy looks at nothing
+        make_view(S, q, view)
+    a = choose(policy, own, view, acts, n, pctx[q], tab, work, rng)
     for i in range(n):
         if acts[i] == a:
             return a
