@@ -330,3 +330,23 @@ def test_errors_are_one_line(capsys, tmp_path, args, status, fragments):
     code, _, err = run(capsys, *(a.format(**paths) for a in args))
     assert code == status
     assert_one_line_error(err, *fragments)
+
+
+def test_records_check_of_a_folder(capsys, tmp_path):
+    code, out, err = run(capsys, "records", BOTZONE, "--check", "--json", tmp_path / "c.json")
+    assert code == 0, err
+    assert out.split()[:4] == ["games", "40", "wins", "38"]
+    doc = strict_json((tmp_path / "c.json").read_text(encoding="utf-8"))
+    assert doc["matched"] == 38 and doc["mismatched"] == 0
+    assert_provenance(doc["provenance"], kind="records-check", ruleset="mcr")
+    assert doc["provenance"]["options"]["flowers_count_toward_minimum"] is True  # the judge's
+
+
+def test_analyze_json_is_strict_with_provenance(capsys, tmp_path):
+    path = tmp_path / "a.json"
+    args = ["analyze", "123m456p789s11334z", "--draws", "3", "--n", "100", "--seed", "4"]
+    code, _, err = run(capsys, *args, "--json", path)
+    assert code == 0, err
+    doc = strict_json(path.read_text(encoding="utf-8"))
+    assert_provenance(doc["provenance"], kind="analyze", seed=4, n=100, ruleset="mcr")
+    assert doc["rows"]
