@@ -216,9 +216,10 @@ def test_records_without_records_is_an_error(capsys, tmp_path):
     code, _, err = run(capsys, "records", tmp_path)
     assert code == 1
     assert_one_line_error(err, "no records found in 2 files", "Match", "JSON judge logs")
-    code, _, err = run(capsys, "records", tmp_path / "sub" / "empty.txt")
-    assert code == 1
-    assert_one_line_error(err, "no records found")
+    for file in (tmp_path / "sub" / "empty.txt", tmp_path / "notes.md"):
+        code, _, err = run(capsys, "records", file)
+        assert code == 1
+        assert_one_line_error(err, f"{file}", "no records found")
 
 
 def test_records_help_examples_point_at_paths_that_exist(capsys):
