@@ -142,11 +142,15 @@ def test_report_pngs_are_drawn_and_top_is_honoured(capsys, sample_study, tmp_pat
         code, _, err = run(capsys, "report", out, "--table", table, "--out", png, "--top", "5")
         assert code == 0 and err == f"wrote {png}\n"
         assert_png(png)
+    import matplotlib.pyplot as plt
+
     agg = load_aggregate(out)
     ax = plot_report(agg, "fans", top=4)
     assert len(ax.patches) == 4
+    plt.close(ax.figure)
     ax = plot_report(agg, "cooccurrence", top=6)
     assert ax.images[0].get_array().shape == (6, 6)
+    plt.close(ax.figure)
 
 
 def test_heatmap_tells_never_together_from_independent():
@@ -160,6 +164,9 @@ def test_heatmap_tells_never_together_from_independent():
     bad = ax.images[0].get_cmap().get_bad()
     assert tuple(bad[:3]) != (1.0, 1.0, 1.0) and bad[3] == 1.0  # grey, not white/transparent
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["never together"]
+    import matplotlib.pyplot as plt
+
+    plt.close(ax.figure)
 
 
 def test_study_dealt_prints_header_and_useful_tables(capsys, tmp_path):
