@@ -142,11 +142,15 @@ def test_report_pngs_are_drawn_and_top_is_honoured(capsys, sample_study, tmp_pat
         code, _, err = run(capsys, "report", out, "--table", table, "--out", png, "--top", "5")
         assert code == 0 and err == f"wrote {png}\n"
         assert_png(png)
+    import matplotlib.pyplot as plt
+
     agg = load_aggregate(out)
     ax = plot_report(agg, "fans", top=4)
     assert len(ax.patches) == 4
+    plt.close(ax.figure)
     ax = plot_report(agg, "cooccurrence", top=6)
     assert ax.images[0].get_array().shape == (6, 6)
+    plt.close(ax.figure)
 
 
 def test_heatmap_tells_never_together_from_independent():
@@ -160,6 +164,9 @@ def test_heatmap_tells_never_together_from_independent():
     bad = ax.images[0].get_cmap().get_bad()
     assert tuple(bad[:3]) != (1.0, 1.0, 1.0) and bad[3] == 1.0  # grey, not white/transparent
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["never together"]
+    import matplotlib.pyplot as plt
+
+    plt.close(ax.figure)
 
 
 def test_study_dealt_prints_header_and_useful_tables(capsys, tmp_path):
@@ -216,9 +223,10 @@ def test_records_without_records_is_an_error(capsys, tmp_path):
     code, _, err = run(capsys, "records", tmp_path)
     assert code == 1
     assert_one_line_error(err, "no records found in 2 files", "Match", "JSON judge logs")
-    code, _, err = run(capsys, "records", tmp_path / "sub" / "empty.txt")
-    assert code == 1
-    assert_one_line_error(err, "no records found")
+    for file in (tmp_path / "sub" / "empty.txt", tmp_path / "notes.md"):
+        code, _, err = run(capsys, "records", file)
+        assert code == 1
+        assert_one_line_error(err, f"{file}", "no records found")
 
 
 def test_records_help_examples_point_at_paths_that_exist(capsys):
@@ -330,3 +338,23 @@ def test_errors_are_one_line(capsys, tmp_path, args, status, fragments):
     code, _, err = run(capsys, *(a.format(**paths) for a in args))
     assert code == status
     assert_one_line_error(err, *fragments)
+
+
+def test_records_check_of_a_folder(capsys, tmp_path):
+    code, out, err = run(capsys, "records", BOTZONE, "--check", "--json", tmp_path / "c.json")
+    assert code == 0, err
+    assert out.split()[:4] == ["games", "40", "wins", "38"]
+    doc = strict_json((tmp_path / "c.json").read_text(encoding="utf-8"))
+    assert doc["matched"] == 38 and doc["mismatched"] == 0
+    assert_provenance(doc["provenance"], kind="records-check", ruleset="mcr")
+    assert doc["provenance"]["options"]["flowers_count_toward_minimum"] is True  # the judge's
+
+
+def test_analyze_json_is_strict_with_provenance(capsys, tmp_path):
+    path = tmp_path / "a.json"
+    args = ["analyze", "123m456p789s11334z", "--draws", "3", "--n", "100", "--seed", "4"]
+    code, _, err = run(capsys, *args, "--json", path)
+    assert code == 0, err
+    doc = strict_json(path.read_text(encoding="utf-8"))
+    assert_provenance(doc["provenance"], kind="analyze", seed=4, n=100, ruleset="mcr")
+    assert doc["rows"]

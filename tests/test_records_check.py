@@ -291,5 +291,5 @@ def test_cli_errors_are_one_line(capsys, tmp_path):
 def test_cli_help(capsys):
     code, out, _ = run(capsys, "--help")
     assert code == 0
-    assert "--check" in out and "--skip-bad" in out and "Examples:" in out
-    assert "mjstats records data/botzone/sample.txt --check" in out
+    assert "--check" in out and "--skip-bad" in out and "Examples" in out
+    assert "mjstats records tests/data/botzone/sample.txt --check" in out

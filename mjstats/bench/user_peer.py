@@ -68,8 +68,8 @@ def load_peer(spec: str) -> Callable[..., Any]:
 
     Examples
     --------
-    >>> load_peer("mjstats:score").__name__
-    'score'
+    >>> load_peer("mjstats:parse_hand").__name__
+    'parse_hand'
     >>> load_peer("mjstats")
     Traceback (most recent call last):
     ...

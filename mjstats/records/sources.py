@@ -90,11 +90,17 @@ def sniff_format(path: str | os.PathLike) -> str | None:
     return "jsonl" if more else "json"
 
 
+def _mentions_match(path: Path, limit: int = 1 << 20) -> bool:
+    with open(path, "rb") as fh:
+        return b"\nMatch " in fh.read(limit)
+
+
 def record_files(path: str | os.PathLike) -> list[tuple[Path, str]]:
     """The record files under ``path`` with their formats, sorted by path.
 
-    A file is returned as it is (a file with no recognisable records is read
-    as a text data set, whose reader then says what is wrong with it); a folder
+    A file is returned as it is (one that starts with something else but has
+    a ``Match`` line further on is read as a text data set, whose reader then
+    says what is wrong with its start); a folder
     is searched whole, subfolders included, and only files whose content is
     records are returned.
 
@@ -103,8 +109,9 @@ def record_files(path: str | os.PathLike) -> list[tuple[Path, str]]:
     FileNotFoundError
         ``path`` does not exist.
     RecordError
-        ``path`` is a folder with no record file in it (the message says what
-        was looked for and how many files were examined).
+        ``path`` is a folder with no record file in it, or a file without
+        records (the message says what was looked for and, for a folder, how
+        many files were examined).
 
     Examples
     --------
@@ -119,7 +126,10 @@ def record_files(path: str | os.PathLike) -> list[tuple[Path, str]]:
     if not path.exists():
         raise FileNotFoundError(2, "no such file or directory", str(path))
     if not path.is_dir():
-        return [(path, sniff_format(path) or "text")]
+        fmt = sniff_format(path)
+        if fmt is None and not _mentions_match(path):
+            raise RecordError(f"no records found (looked for {LOOKED_FOR})", str(path))
+        return [(path, fmt or "text")]
     examined = 0
     found = []
     for file in sorted(p for p in path.rglob("*") if p.is_file()):
