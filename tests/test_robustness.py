@@ -65,6 +65,25 @@ def test_unpickling_validates_a_crafted_hand():
     assert pickle.loads(pickle.dumps(h)) == h
 
 
+def test_scoring_refuses_a_batch_corrupted_behind_the_api():
+    b = HandBatch.from_hands([HAND, HAND])
+    for name, row, value in [
+        ("melds", (1, 0), (1, 200)),  # the impossible chow
+        ("melds", (0, 0), (9, 0)),  # unknown kind
+        ("melds", (1, 0), (1, 25)),  # chow of 8s-9s-1z
+        ("concealed", (1, 3), 7),
+        ("win_tile", 1, 40),
+    ]:
+        arr = np.array(getattr(b, name))
+        arr[row] = value
+        bad = object.__new__(HandBatch)
+        for field in ("concealed", "melds", "win_tile", *mjstats.hand.CONTEXT_FIELDS):
+            object.__setattr__(bad, field, arr if field == name else getattr(b, field))
+        with pytest.raises(mjstats.InvalidHandError, match="row"):
+            mjstats.score_batch(bad)
+    assert mjstats.score_batch(b).total.tolist() == [mjstats.score(HAND).total] * 2
+
+
 # --------------------------------------------------------------------------- item 3
 
 
