@@ -1,12 +1,12 @@
 """The last guard before the scoring kernels: the index ranges a kernel relies on.
 
 Validation (:mod:`mjstats.validation`) checks everything once, and a
-:class:`~mjstats.HandBatch` keeps its arrays frozen. This pass is what stays
-cheap enough to run before every scoring call anyway (4 ns a row, about 2% of
-score_batch on two threads): it checks only what a kernel uses as an index (tile counts 0-4, meld kinds
-0-4, meld tiles and chow starts, winning tile ids), so a batch corrupted by
-bypassing the Python API (``object.__setattr__``, ctypes) gives a code instead
-of reads out of bounds.
+:class:`~mjstats.HandBatch` keeps its arrays frozen. This pass is cheap enough
+to run before every scoring call anyway (4 ns a row, about 2% of score_batch on
+two threads): it checks only what a kernel uses as an index (tile counts 0-4,
+meld kinds 0-4, meld tiles and chow starts, winning tile ids), so a batch
+corrupted by bypassing the Python API (``object.__setattr__``, ctypes) is
+refused instead of read out of bounds.
 """
 
 from __future__ import annotations
