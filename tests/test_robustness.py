@@ -347,6 +347,9 @@ def test_read_botzone_chunk_size_is_checked():
         ["study", "sample", "--dask", "local:0", "--n", "10"],
         ["study", "sample", "--dask", "local:-1", "--n", "10"],
         ["study", "sample", "--n", str(2**63)],
+        ["study", "sample", "--n", "1.5"],
+        ["study", "sample", "--n", "1e400"],
+        ["study", "sample", "--n", "2**63-1"],
         ["study", "play", "--draws", "124", "--n", "10"],
         ["analyze", "2367m3345p1568s16z", "--seed", "-5"],
         ["hand", f"{HAND} flowers=²"],
@@ -359,3 +362,10 @@ def test_cli_reproducers_give_one_line(argv, capsys):
     code = main(argv)
     err = capsys.readouterr().err
     assert code in (1, 2) and err.count("\n") == 1 and err.startswith("mjstats: error:"), err
+
+
+def test_study_counts_in_e_notation(capsys):
+    from mjstats.cli import main
+
+    assert main(["study", "sample", "--n", "2e3", "--seed", "3", "--top", "1"]) == 0
+    assert "2,000 hands" in capsys.readouterr().out
