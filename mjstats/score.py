@@ -512,10 +512,21 @@ def _run(arrays: dict, rs: Ruleset, want_sets: bool):
         if takes_opts:
             inputs.append(spec.opts)
         inputs += [spec.minimum, spec.flowers_count_toward_minimum]
+        _check_bounds(*inputs[:3])
         # few hands: no thread pool (its start costs more, and waits on busy cores)
         run = kernel.score_rows if n >= PARALLEL_MIN_ROWS else kernel.score_rows_serial
         run(*inputs, total, fans, form, legal, sets, suit_table())
     return total, fans, form, legal, sets
+
+
+def _check_bounds(concealed, melds, win_tile) -> None:
+    """Refuse rows whose indices would read out of bounds (a batch changed behind
+    the API's back: its arrays are frozen and validated, see mjstats._readonly)."""
+    from mjstats.kernels.bounds import first_out_of_bounds
+
+    row = first_out_of_bounds(concealed, melds, win_tile)
+    if row >= 0:
+        raise InvalidHandError(f"row {row}: tile counts, meld slots or winning tile out of range")
 
 
 def _fans_frame(rs: Ruleset):

@@ -101,3 +101,34 @@ def test_sigint_at_random_moments_50(reference, tmp_path):
 def test_resume_without_a_checkpoint_says_so(tmp_path):
     code, _, err = _mjstats([*STUDY, "--checkpoint", "none.ckpt", "--resume"], tmp_path)
     assert code == 1 and err.count("\n") == 1 and "nothing to resume" in err, err
+
+
+@pytest.mark.parametrize("delay", [0.01, 0.05, 0.2, 0.6])
+def test_in_process_interrupt_is_a_study_interrupted(delay, tmp_path):
+    """SIGINT while run_study builds tables, loads kernels or scores: never a
+    SystemError out of numba; either StudyInterrupted with a consistent
+    checkpoint or the finished result."""
+    import threading
+
+    from mjstats.studies.checkpoint import load_checkpoint
+    from mjstats.studies.runner import StudyInterrupted, run_study
+    from mjstats.studies.sample import CHUNK, SampleStudy
+
+    study = SampleStudy(6 * CHUNK, seed=5)
+    ckpt = tmp_path / "run.ckpt"
+    # outside run_study (before it starts, after it ends) the signal is ignored here
+    previous = signal.signal(signal.SIGINT, lambda *args: None)
+    timer = threading.Timer(delay, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        agg = run_study(study, group_size=1, checkpoint=ckpt, progress=False)
+        assert int(agg["hands"][0]) == 6 * CHUNK
+    except StudyInterrupted as exc:
+        partial, _ = load_checkpoint(ckpt, study)
+        assert partial == exc.partial
+        resumed = run_study(study, checkpoint=ckpt, resume=True, progress=False)
+        assert resumed == run_study(study, progress=False)
+    finally:
+        timer.cancel()
+        timer.join()
+        signal.signal(signal.SIGINT, previous)

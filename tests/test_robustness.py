@@ -65,6 +65,25 @@ def test_unpickling_validates_a_crafted_hand():
     assert pickle.loads(pickle.dumps(h)) == h
 
 
+def test_scoring_refuses_a_batch_corrupted_behind_the_api():
+    b = HandBatch.from_hands([HAND, HAND])
+    for name, row, value in [
+        ("melds", (1, 0), (1, 200)),  # the impossible chow
+        ("melds", (0, 0), (9, 0)),  # unknown kind
+        ("melds", (1, 0), (1, 25)),  # chow of 8s-9s-1z
+        ("concealed", (1, 3), 7),
+        ("win_tile", 1, 40),
+    ]:
+        arr = np.array(getattr(b, name))
+        arr[row] = value
+        bad = object.__new__(HandBatch)
+        for field in ("concealed", "melds", "win_tile", *mjstats.hand.CONTEXT_FIELDS):
+            object.__setattr__(bad, field, arr if field == name else getattr(b, field))
+        with pytest.raises(mjstats.InvalidHandError, match="row"):
+            mjstats.score_batch(bad)
+    assert mjstats.score_batch(b).total.tolist() == [mjstats.score(HAND).total] * 2
+
+
 # --------------------------------------------------------------------------- item 3
 
 
@@ -328,6 +347,9 @@ def test_read_botzone_chunk_size_is_checked():
         ["study", "sample", "--dask", "local:0", "--n", "10"],
         ["study", "sample", "--dask", "local:-1", "--n", "10"],
         ["study", "sample", "--n", str(2**63)],
+        ["study", "sample", "--n", "1.5"],
+        ["study", "sample", "--n", "1e400"],
+        ["study", "sample", "--n", "2**63-1"],
         ["study", "play", "--draws", "124", "--n", "10"],
         ["analyze", "2367m3345p1568s16z", "--seed", "-5"],
         ["hand", f"{HAND} flowers=²"],
@@ -340,3 +362,10 @@ def test_cli_reproducers_give_one_line(argv, capsys):
     code = main(argv)
     err = capsys.readouterr().err
     assert code in (1, 2) and err.count("\n") == 1 and err.startswith("mjstats: error:"), err
+
+
+def test_study_counts_in_e_notation(capsys):
+    from mjstats.cli import main
+
+    assert main(["study", "sample", "--n", "2e3", "--seed", "3", "--top", "1"]) == 0
+    assert "2,000 hands" in capsys.readouterr().out

@@ -186,6 +186,35 @@ def _json_summary(agg) -> dict:
     return out
 
 
+class _Count(click.ParamType):
+    """A count 0 to 2**63-1, written as an integer or exactly in E notation (1e13)."""
+
+    name = "count"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            n = value
+        else:
+            from decimal import Decimal, InvalidOperation
+
+            text = str(value).strip().replace("_", "")
+            try:
+                d = Decimal(text) if len(text) < 40 else Decimal("NaN")
+            except InvalidOperation:
+                d = Decimal("NaN")
+            if not d.is_finite() or d != d.to_integral_value() or abs(d.adjusted()) > 40:
+                self.fail(
+                    f"{value!r} is not a whole number (write e.g. 1000000 or 1e6)", param, ctx
+                )
+            n = int(d)
+        if not 0 <= n <= 2**63 - 1:
+            self.fail(f"{value} is not in the range 0 to 2**63-1", param, ctx)
+        return n
+
+
+_COUNT = _Count()
+
+
 def _check_dask(value: str | None) -> str | None:
     if value is not None and (value == "local" or value.startswith("local:")):
         from mjstats.studies.dask_backend import _local_workers
@@ -208,9 +237,9 @@ def _check_dask(value: str | None) -> str | None:
 @click.option(
     "--n",
     "n",
-    type=click.IntRange(min=0, max=2**63 - 1),
+    type=_COUNT,
     default=None,
-    help="Hands, deals or games [default: 1,000,000; play: 20,000; exact: all].",
+    help="Hands, deals or games, e.g. 1000000 or 1e6 [default: 1e6; play: 20000; exact: all].",
 )
 @click.option(
     "--seed",

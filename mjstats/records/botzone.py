@@ -662,7 +662,8 @@ def _json_events(obj: dict, game: _JsonGame) -> tuple[str, dict]:
             raise game.error("judge output without 'display'", entry)
         action = display.get("action")
         player = display.get("player", -1)
-        if action in _PLAYER_ACTIONS and (type(player) is not int or not 0 <= player <= 3):
+        acts = isinstance(action, str) and action in _PLAYER_ACTIONS
+        if acts and (type(player) is not int or not 0 <= player <= 3):
             raise game.error(f"player must be 0-3, got {player!r}", entry)
         if action == "INIT":
             if quan is None:

@@ -272,7 +272,13 @@ def run_study(
     ------
     StudyInterrupted
         On Ctrl-C, after saving a checkpoint (``checkpoint`` or, if none was
-        given, ``./mjstats-<kind>.checkpoint.json``).
+        given, ``./mjstats-<kind>.checkpoint.json``). The interrupt takes effect
+        between chunk groups (see :mod:`mjstats.studies.interrupts`).
+    FileNotFoundError
+        ``resume=True`` and there is no checkpoint file: nothing to resume.
+    DataFileError
+        The checkpoint is damaged, foreign or inconsistent
+        (see :mod:`mjstats.studies.checkpoint`).
 
     Examples
     --------

@@ -1,0 +1,323 @@
+"""Fuzzing every public boundary (issue 19): text, arrays, PyMahjongGB arguments,
+judge logs, CLI argv and checkpoints.
+
+An input is either refused with the boundary's error family (InvalidHandError,
+RecordError, DataFileError; a one-line CLI error with exit 1 or 2) or accepted
+and then consistent with itself: it round-trips, ``score`` equals the
+``score_batch`` row, and a hand is complete exactly when its shanten is -1.
+
+Hypothesis runs derandomized (the ``ci`` profile of conftest.py), so the inputs
+are the same on every run. CI size: ``scaled(FUZZ)`` examples per boundary;
+``pytest -m slow`` runs each with ``SLOW_FACTOR`` times as many.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import io
+import json
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import hands, scaled
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import mjstats
+from mjstats import Hand, HandBatch
+from mjstats.errors import DataFileError, InvalidHandError
+from mjstats.records.botzone import RecordError, read_botzone
+
+FUZZ = 150
+SLOW_FACTOR = 30
+DATA = Path(__file__).parent / "data" / "botzone"
+
+
+def _run(prop, strategy, examples):
+    settings(
+        max_examples=examples,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )(given(strategy)(prop))()
+
+
+def _sizes(slow: bool) -> int:
+    return scaled(FUZZ * (SLOW_FACTOR if slow else 1))
+
+
+SLOW = [False, pytest.param(True, marks=pytest.mark.slow, id="slow")]
+
+
+def _consistent(h: Hand) -> None:
+    """A valid hand: round trips, score = score_batch row, complete <=> shanten -1."""
+    assert mjstats.parse_hand(str(h)) == h
+    if not h.is_waiting:  # the reference takes a flower count, and no situation bits
+        counted = h.replace(flowers=(1 << bin(h.flowers).count("1")) - 1, situation=0)
+        assert Hand.from_pymahjonggb(**h.to_pymahjonggb()) == counted
+    batch = HandBatch.from_hands([h])
+    assert batch[0] == h
+    slots = batch.melds
+    sh = int(mjstats.shanten(batch.concealed, melds=slots)[0])
+    if h.is_waiting:
+        assert sh >= 0
+        return
+    try:  # a context the hand contradicts (e.g. last_of_kind with copies held)
+        one = mjstats.score(h)
+    except mjstats.InvalidContextError:
+        with pytest.raises(mjstats.InvalidContextError):
+            mjstats.score_batch(batch)
+        return
+    row = mjstats.score_batch(batch)
+    assert one.total == int(row.total[0]) and one.legal == bool(row.legal[0])
+    assert (one.total >= 0) == (sh == -1), (str(h), one.total, sh)
+
+
+# --------------------------------------------------------------------------- text
+
+_ALPHABET = "0123456789mpszMPSZ[]{}+ =-x²自摸门风南ESWNPFC\t"
+_words = st.sampled_from(
+    ["self-drawn", "last-of-kind", "kong-win", "last-of-wall", "seat=S", "round=W",
+     "flowers=2", "flowers=9", "situation=0x10", "自摸", "门风=南", "seat=", "seat=9"]
+)  # fmt: skip
+_texts = st.one_of(
+    st.text(_ALPHABET, max_size=40),
+    st.text(max_size=30),
+    st.builds(lambda h, w: f"{h} {w}", hands().map(str), _words),
+    st.builds(
+        lambda h, i, c: h[:i] + c + h[i + 1 :],
+        hands().map(str),
+        st.integers(0, 40),
+        st.sampled_from([*_ALPHABET, ""]),
+    ),
+)
+
+
+def _text_prop(text):
+    try:
+        h = mjstats.parse_hand(text)
+    except InvalidHandError:
+        return
+    _consistent(h)
+
+
+@pytest.mark.parametrize("slow", SLOW)
+def test_fuzz_text(slow):
+    _run(_text_prop, _texts, _sizes(slow))
+
+
+# --------------------------------------------------------------------------- arrays
+
+
+@st.composite
+def _arrays(draw):
+    n = draw(st.integers(0, 4))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    valid = draw(hands())
+    concealed = np.tile(valid.concealed, (n, 1)).astype(np.int64)
+    slots = np.zeros((n, 4, 2), np.int64)
+    for j, m in enumerate(valid.melds):
+        slots[:, j] = (int(m.kind), m.tile)
+    fields = {
+        "concealed": concealed,
+        "melds": slots,
+        "win_tile": 255 if valid.win_tile is None else valid.win_tile,
+    }
+    for _ in range(draw(st.integers(0, 3))):  # a few corruptions
+        what = draw(st.sampled_from(["concealed", "melds", "win_tile", "seat_wind", "flowers",
+                                     "self_drawn", "situation", "dtype", "shape"]))  # fmt: skip
+        if what == "concealed" and n:
+            concealed[rng.integers(n), rng.integers(34)] = rng.integers(-2, 7)
+        elif what == "melds" and n:
+            slots[rng.integers(n), rng.integers(4)] = rng.integers(-1, 40, 2)
+        elif what == "dtype":
+            fields["concealed"] = concealed.astype(draw(st.sampled_from([np.float64, object])))
+        elif what == "shape":
+            fields["concealed"] = concealed.reshape(-1)
+        elif what in ("win_tile", "seat_wind", "flowers", "situation"):
+            fields[what] = draw(st.one_of(st.integers(-3, 300), st.booleans(), st.floats()))
+        elif what == "self_drawn":
+            fields[what] = draw(st.one_of(st.integers(-1, 3), st.booleans(), st.text(max_size=2)))
+    return fields
+
+
+def _arrays_prop(fields):
+    try:
+        batch = HandBatch(**fields)
+    except InvalidHandError:
+        return
+    for h in batch:
+        _consistent(h)
+    if len(batch):
+        assert HandBatch.from_hands(batch.to_hands()).melds.tolist() == batch.melds.tolist()
+
+
+@pytest.mark.parametrize("slow", SLOW)
+def test_fuzz_arrays(slow):
+    _run(_arrays_prop, _arrays(), _sizes(slow))
+
+
+# ------------------------------------------------------------------ PyMahjongGB kwargs
+
+_junk = st.one_of(
+    st.none(), st.booleans(), st.integers(-5, 300), st.floats(), st.text(max_size=4),
+    st.lists(st.integers(0, 40), max_size=3), st.sampled_from(["W1", "F4", "J3", "H1", "B0"]),
+)  # fmt: skip
+
+
+@st.composite
+def _pmgb(draw):
+    h = draw(hands(waiting=False))
+    kw = h.to_pymahjonggb()
+    for _ in range(draw(st.integers(0, 2))):
+        key = draw(st.sampled_from(sorted(kw)))
+        if key == "hand" and kw["hand"] and draw(st.booleans()):
+            hand = list(kw["hand"])
+            hand[draw(st.integers(0, len(hand) - 1))] = draw(_junk)
+            kw["hand"] = tuple(hand)
+        else:
+            kw[key] = draw(_junk)
+    return kw
+
+
+def _pmgb_prop(kw):
+    try:
+        h = Hand.from_pymahjonggb(**kw)
+    except InvalidHandError:
+        return
+    _consistent(h)
+
+
+@pytest.mark.parametrize("slow", SLOW)
+def test_fuzz_pymahjonggb(slow):
+    _run(_pmgb_prop, _pmgb(), _sizes(slow))
+
+
+# --------------------------------------------------------------------------- records
+
+_GAME = json.loads(sorted((DATA / "judge-logs").glob("*.json"))[0].read_text())
+_json_scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=False),
+    st.text(max_size=5),
+)  # fmt: skip
+_json_junk = st.recursive(
+    _json_scalars,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner),
+    max_leaves=5,
+)
+
+
+_edits = st.lists(
+    st.tuples(
+        st.integers(0, len(_GAME["logs"]) - 1), st.booleans(), st.integers(0, 99), _json_junk
+    ),
+    min_size=1,
+    max_size=3,
+)
+"""(log entry, edit a display field?, which field, new value): small reprs for failures."""
+
+
+def _records_prop(edits):
+    game = copy.deepcopy(_GAME)
+    for i, in_display, k, value in edits:
+        item = game["logs"][i]
+        out = item.get("output") if isinstance(item, dict) else None
+        target = out.get("display") if isinstance(out, dict) else None
+        if in_display and isinstance(target, dict) and target:
+            target[sorted(target)[k % len(target)]] = value
+        else:
+            game["logs"][i] = value
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "game.json").write_text(json.dumps(game))
+        with contextlib.suppress(RecordError):
+            read_botzone(tmp)
+        assert read_botzone(tmp, skip_bad=True).bad in (0, 1)
+
+
+@pytest.mark.parametrize("slow", SLOW)
+def test_fuzz_judge_logs(slow):
+    _run(_records_prop, _edits, _sizes(slow))
+
+
+# --------------------------------------------------------------------------- CLI argv
+
+_tokens = st.one_of(
+    st.sampled_from(
+        ["--json", "--ruleset", "mcr", "two-player", "riichi", "--option", "mingan_gang=no",
+         "--form", "regular", "--visible", "1z", "--table", "fans", "--format", "csv", "--top",
+         "-1", "0", "--help", "[123p]55m12379s789p+8s", "123456789m1235p", "flowers=²",
+         "seat=9", "--no-such", "", "x"]
+    ),
+    st.text(_ALPHABET, max_size=10),
+)  # fmt: skip
+_argv = st.tuples(st.sampled_from(["hand", "score", "shanten", "report", "nope"]),
+                  st.lists(_tokens, max_size=5)).map(lambda t: [t[0], *t[1]])  # fmt: skip
+
+
+def _cli_prop(argv):
+    from mjstats.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    assert code in (0, 1, 2), (argv, code)
+    if code:
+        assert err.getvalue().count("\n") == 1, (argv, err.getvalue())
+        assert err.getvalue().startswith("mjstats: error:"), (argv, err.getvalue())
+
+
+@pytest.mark.parametrize("slow", SLOW)
+def test_fuzz_cli_argv(slow):
+    _run(_cli_prop, _argv, _sizes(slow))
+
+
+# --------------------------------------------------------------------------- checkpoints
+
+
+@pytest.fixture(scope="module")
+def checkpoint(tmp_path_factory):
+    from mjstats.studies.runner import StudyInterrupted, run_study
+    from mjstats.studies.sample import CHUNK, SampleStudy
+
+    study = SampleStudy(3 * CHUNK, seed=9)
+    path = tmp_path_factory.mktemp("ckpt") / "run.ckpt"
+
+    def stop(first, count):
+        raise KeyboardInterrupt
+
+    with pytest.raises(StudyInterrupted):
+        run_study(study, group_size=1, checkpoint=path, progress=False, on_group=stop)
+    return study, path.read_bytes()
+
+
+@st.composite
+def _mutations(draw, size):
+    edits = draw(st.lists(st.tuples(st.integers(0, size - 1), st.integers(0, 255)), max_size=4))
+    cut = draw(st.one_of(st.none(), st.integers(0, size)))
+    return edits, cut
+
+
+@pytest.mark.parametrize("slow", SLOW)
+def test_fuzz_checkpoints(slow, checkpoint, tmp_path):
+    from mjstats.studies.checkpoint import load_checkpoint
+
+    study, raw = checkpoint
+    path = tmp_path / "run.ckpt"
+    path.write_bytes(raw)
+    original = load_checkpoint(path, study)
+
+    def prop(mutation):
+        edits, cut = mutation
+        data = bytearray(raw)
+        for pos, byte in edits:
+            data[pos] = byte
+        path.write_bytes(bytes(data[:cut]))
+        try:
+            loaded = load_checkpoint(path, study)
+        except DataFileError as exc:
+            assert "\n" not in str(exc)
+            return
+        assert loaded == original  # only a change JSON does not see (whitespace) loads
+
+    _run(prop, _mutations(len(raw)), _sizes(slow))
