@@ -127,15 +127,15 @@ class _Rows:
             text = None
         if text is not None:
             joined = text.encode("utf-8", "surrogatepass")
+            buf = np.frombuffer(joined, dtype=np.uint8)
+            if len(joined) == len(text):  # ASCII: byte offsets are str offsets
+                lens = np.fromiter(map(len, texts), dtype=np.int64, count=self.n)
+                self.buf = buf
+                self.ends = np.cumsum(lens + 1) - 1
+                self.starts = self.ends - lens
+                return  # (a newline inside a row stays in it: whitespace to both parsers)
             if joined.count(b"\n") == max(self.n - 1, 0):  # no row holds a newline
-                buf = np.frombuffer(joined, dtype=np.uint8)
-                if len(joined) == len(text):  # ASCII: byte offsets are str offsets
-                    lens = np.fromiter(map(len, texts), dtype=np.int64, count=self.n)
-                    self.buf = buf
-                    self.ends = np.cumsum(lens + 1) - 1
-                    self.starts = self.ends - lens
-                else:
-                    self._offsets(buf, np.flatnonzero(buf == 10))
+                self._offsets(buf, np.flatnonzero(buf == 10))
                 return
         # rows that hold a newline or are not strings: one by one
         texts = [t.decode("utf-8", "replace") if isinstance(t, bytes) else t for t in texts]

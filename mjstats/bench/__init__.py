@@ -22,6 +22,9 @@ score                 scoring mixed hands (melds, kongs, special forms, flags)
                       vs ``MahjongFanCalculator``: ``score_batch`` on all cores
                       (goal >= 20x) and on one thread (the ratio per core)
 score_concealed       scoring random concealed wins, same peer and rows
+score_text            hand text in, totals out (``HandBatch.from_text`` +
+                      ``score_batch``, all cores) vs ``MahjongFanCalculator``
+                      given its own argument tuples (goal >= 1M hands/s, >= 5x)
 exact                 the exact enumeration's run time (quick: a timed fraction,
                       extrapolated, and the note says so)
 dealt, sample, play   study throughput (``play`` only where that kind exists)
@@ -81,6 +84,7 @@ TASKS: tuple[str, ...] = (
     "useful_tiles",
     "score",
     "score_concealed",
+    "score_text",
     "exact",
     "dealt",
     "sample",

@@ -498,6 +498,53 @@ def task_score_concealed(ctx: Context) -> list[dict]:
     return _score_task(ctx, "score_concealed", "concealed", "random concealed wins")
 
 
+def task_score_text(ctx: Context) -> list[dict]:
+    """Hand text in, totals out, end to end: ``HandBatch.from_text`` + ``score_batch``
+    on all cores vs ``MahjongFanCalculator`` given the same hands as its own
+    keyword arguments (built before the timing, so the peer parses nothing)."""
+    import mjstats
+
+    batch = ctx.wins("mixed", ctx.sizes.score_hands)
+    texts = batch.to_text()  # canonical hand text, one string a hand
+    m = min(ctx.sizes.peer_score_hands, len(batch))
+    found, absent = _load_peers(("pymahjonggb",))
+    calls = []
+    expect = mjstats.score_batch(batch).total
+    if "pymahjonggb" in found:
+        calc = found["pymahjonggb"].MahjongFanCalculator
+        kwargs = [batch.to_pymahjonggb(i) for i in range(m)]
+
+        def one(k):
+            try:
+                return calc(**k)
+            except TypeError:  # the reference raises for a hand it does not accept
+                return None
+
+        def check(res: list) -> str:
+            totals = [-1 if r is None else sum(points for points, _ in r) for r in res]
+            return _agree(totals, expect[:m])
+
+        calls.append(("pymahjonggb", lambda: [one(k) for k in kwargs], m, check))
+
+    def ours():
+        return mjstats.score_batch(mjstats.HandBatch.from_text(texts)).total
+
+    note = (
+        "HandBatch.from_text(list of str) + score_batch on all cores vs "
+        "MahjongFanCalculator(**kwargs) per hand; totals from the text equal those of "
+        f"the batch: {_agree(ours(), expect)}; agree = equal totals"
+    )
+
+    def goal(row):
+        met = None if not row["ratio"] else bool(row["ratio"] >= 5 and row["mjstats_per_s"] >= 1e6)
+        return _goal(">= 1M hands/s and >= 5x", met)
+
+    return _peer_rows(
+        "score_text", "hand text, end to end", "hands", ours, len(texts), calls, absent, ctx,
+        note, goal, threads=None,
+    )  # fmt: skip
+
+
 # --------------------------------------------------------------------------- studies
 
 
@@ -772,6 +819,7 @@ TASK_FUNCS: dict[str, Callable[[Context], list[dict]]] = {
     "useful_tiles": task_useful_tiles,
     "score": task_score,
     "score_concealed": task_score_concealed,
+    "score_text": task_score_text,
     "exact": task_exact,
     "dealt": task_dealt,
     "sample": task_sample,

@@ -92,7 +92,7 @@ def command(
 
     \b
     Tasks: shanten shanten_regular shanten_kernel shanten_riichi_forms
-      useful_tiles score score_concealed exact dealt sample play threads
+      useful_tiles score score_concealed score_text exact dealt sample play threads
       batch_size records cold_start warm_start memory
     (see 'python -c "import mjstats.bench; help(mjstats.bench)"').
 

@@ -62,9 +62,12 @@ def _token(buf, j, hi, tile_char):
     eq = -1
     tiles = True
     while k < hi and not _is_space(buf[k]):
-        if eq < 0 and buf[k] == 61:
+        c = buf[k]
+        if c >= 127 or c < 32:
+            return j, k, -2, False  # not ASCII text (or a control byte): defer the row
+        if eq < 0 and c == 61:
             eq = k
-        if not tile_char[buf[k]]:
+        if not tile_char[c]:
             tiles = False
         k += 1
     return j, k, eq, tiles
@@ -342,15 +345,13 @@ def _parse_row(
     situation) are written for an OK row; the wrapper splits them into fields.
     ``tile_char`` marks the ASCII bytes of tile tokens (any notation).
     """
-    for j in range(lo, hi):
-        c = buf[j]
-        if c >= 127 or (c < 32 and not 9 <= c <= 13):
-            return DEFER
     # the tile section ends at the first token that is not made of tile characters
     stop = hi
     j = lo
     while j < hi:
-        j, k, _, tiles = _token(buf, j, hi, tile_char)
+        j, k, eq, tiles = _token(buf, j, hi, tile_char)
+        if eq == -2:
+            return DEFER
         if j < hi and not tiles:
             stop = j
             break
@@ -370,7 +371,7 @@ def _parse_row(
         j, k, eq, tiles = _token(buf, j, hi, tile_char)
         if j >= hi:
             break
-        if tiles:
+        if tiles or eq == -2:
             return DEFER  # tiles after the keywords
         key = _match(buf, j, k if eq < 0 else eq, kw_table, kw_lens, True)
         if key < 0:
