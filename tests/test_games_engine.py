@@ -168,6 +168,8 @@ def test_bad_options():
         play_games(1, 1, wall="round")
     with pytest.raises(GameOptionError, match="four-player MCR only"):
         play_games(1, 1, ruleset="two-player")
+    with pytest.raises(GameOptionError, match="use wall='botzone'"):
+        play_games(1, 1, wall="shared", records="x.txt")
 
 
 def test_bad_wall_is_an_error_code():

@@ -125,3 +125,22 @@ def test_cli_replay_malformed_is_one_line_error(tmp_path, capsys):
     assert main(["replay", str(path)]) == 1
     err = capsys.readouterr().err
     assert err.startswith("mjstats: error:") and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("policy", ["efficiency", "random"])
+def test_played_games_written_as_records_replay_and_check(tmp_path, policy):
+    from mjstats.games import play_games
+    from mjstats.records import check_records, read_botzone
+
+    path = tmp_path / "played.txt"
+    games, _ = play_games(150, 5, policy=policy, wall="botzone", records=path)
+    table = replay(path)
+    assert len(table) == 150
+    bad = table[~(table.legal & table.matched)]
+    assert bad.empty, bad.to_string()
+    # the independent reader and checker of real records agrees with every win
+    records = read_botzone(path)
+    assert records.games == 150 and records.wins == int((games.winner >= 0).sum())
+    check = check_records(records)
+    assert check.matched == check.wins
+    assert (records.recorded.seat.to_numpy() == games.winner[games.winner >= 0].to_numpy()).all()

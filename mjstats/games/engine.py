@@ -145,6 +145,7 @@ def play_games(
     first: int = 0,
     check: bool = False,
     keep_state: bool = False,
+    records=None,
 ):
     """Play ``n`` four-player MCR games (hands, 局) with built-in policies.
 
@@ -167,6 +168,12 @@ def play_games(
         every step; a broken one is error code ``E_INVARIANT``.
     keep_state : bool
         Also return the final state vectors (int64 (n, N_STATE)).
+    records : str, os.PathLike or text file, optional
+        Write the games in Botzone's text data-set format (``Match``, ``Wind``,
+        ``Deal``, the moves with the ``Ignore`` claims, ``Fan`` / ``Huang``,
+        ``Score``), readable by :func:`mjstats.records.read_botzone` and
+        :func:`mjstats.games.replay`. Needs ``wall="botzone"`` (the format has no
+        flowers).
 
     Raises
     ------
@@ -196,13 +203,21 @@ def play_games(
     """
     if int(n) < 0:
         raise GameOptionError(f"number of games must be >= 0, not {n}")
+    if records is not None and wall != "botzone":
+        raise GameOptionError(
+            "records are written in Botzone's text format, which has no flowers: use wall='botzone'"
+        )
+    log = records is not None
     rs = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
     gctx, pctx, tab, suits = engine_context(rs, wall, round_wind, policy, check)
     out = np.zeros((n, G.N_R), np.int64)
     fans = np.zeros((n, rs.n_fans), np.uint8)
     final = np.zeros((n if keep_state else 0, G.N_STATE), np.int64)
+    logs = np.zeros((n if log else 0, G.MAX_LOG, 4), np.int64)
+    if log:
+        final = np.zeros((n, G.N_STATE), np.int64)
     G.play_games(int(first), int(n), np.uint64(int(seed) % (1 << 64)), gctx, pctx, tab, suits,
-                 rs.n_fans, out, fans, final)  # fmt: skip
+                 rs.n_fans, out, fans, final, logs)  # fmt: skip
     bad = np.flatnonzero(out[:, G.R_ERR] != G.E_OK)
     if len(bad):
         i = int(bad[0])
@@ -210,7 +225,7 @@ def play_games(
         state = np.zeros((1, G.N_STATE), np.int64)
         G.play_games(first + i, 1, np.uint64(int(seed) % (1 << 64)), gctx, pctx, tab, suits,
                      rs.n_fans, np.zeros((1, G.N_R), np.int64), np.zeros((1, rs.n_fans), np.uint8),
-                     state)  # fmt: skip
+                     state, np.zeros((0, 0, 4), np.int64))  # fmt: skip
         raise GameError(game_error_message(first + i, out[i], state[0]))
     cols = {
         "error": out[:, G.R_ERR],
@@ -231,6 +246,10 @@ def play_games(
         err_action=out[:, G.R_ERR_ACTION],
     )
     games = pd.DataFrame(cols)
+    if log:
+        from mjstats.games.records import write_records
+
+        write_records(records, games, fans, final, logs, rs, seed=int(seed), first=int(first))
     if keep_state:
         return games, fans, final
     return games, fans

@@ -100,6 +100,8 @@ S_CAN_TSUMO = 436
 S_ERR_SEAT = 437
 S_ERR_ACTION = 438
 S_CLAIMS = 439  # claims made (chow, pung, kong) in the game
+S_DRAWS = 440  # tiles drawn after the deal (kong replacements included)
+S_NLOG = 441  # moves written to the game's log (play_game)
 N_STATE = 448
 
 # phases
@@ -384,6 +386,7 @@ def begin_turn(S, p, replacement, gctx, tab, scratch, fan_out, buf):
         S[S_PHASE] = PH_DRAWN
         return
     S[S_HAND + 34 * p + t] += 1
+    S[S_DRAWS] += 1
     S[S_DRAWN] = t
     S[S_LAST_TILE] = t
     S[S_LAST_SEAT] = p
@@ -895,18 +898,42 @@ def _decide(S, q, own, n, acts, view, gctx, pctx, tab, work, rng):
 
 
 @jit
-def play_game(S, wall, gctx, pctx, tab, scratch, fan_out, work, buf, view, acts, resp, rng):
+def _log(S, log, seat, kind, tile, ignored):
+    n = S[S_NLOG]
+    if n < log.shape[0]:
+        log[n, 0] = seat
+        log[n, 1] = kind
+        log[n, 2] = tile
+        log[n, 3] = ignored
+        S[S_NLOG] = n + 1
+
+
+# log rows: [seat, kind, tile, ignored]; kind is an action kind or LOG_DRAW; ignored
+# = 1 for a claim the priority rule passed over (the text records' ``Ignore`` part)
+LOG_DRAW = 15
+MAX_LOG = 512
+
+
+@jit
+def play_game(S, wall, gctx, pctx, tab, scratch, fan_out, work, buf, view, acts, resp, rng, log):
     """Play one game from the wall in ``wall`` to its end; returns an error code.
 
     ``pctx``: int64 (4, CTX_SIZE) the policy contexts per seat. On ``E_POLICY``
-    ``S[S_ERR_SEAT]`` and ``S[S_ERR_ACTION]`` say who returned what.
+    ``S[S_ERR_SEAT]`` and ``S[S_ERR_ACTION]`` say who returned what. ``log``:
+    int64 (k, 4) receives the first ``k`` moves (:data:`LOG_DRAW` rows for
+    draws), ``S[S_NLOG]`` of them; pass shape (0, 4) not to log.
     """
     err = new_game(S, wall, gctx[G_WALL], gctx[G_ROUND])
     if err != E_OK:
         return err
     check = gctx[G_CHECK] != 0
+    logging = log.shape[0] > 0
     begin_turn(S, 0, False, gctx, tab, scratch, fan_out, buf)
+    logged_draws = 0
     for _ in range(_MAX_STEPS):
+        if logging and S[S_DRAWS] != logged_draws:
+            logged_draws = S[S_DRAWS]
+            _log(S, log, S[S_TURN], LOG_DRAW, S[S_DRAWN], 0)
         ph = S[S_PHASE]
         if ph == PH_WIN or ph == PH_DRAWN:
             return E_OK
@@ -918,6 +945,8 @@ def play_game(S, wall, gctx, pctx, tab, scratch, fan_out, work, buf, view, acts,
             a = _decide(S, p, True, n, acts, view, gctx, pctx, tab, work, rng)
             if a < 0:
                 return E_POLICY
+            if logging:
+                _log(S, log, p, a // 64, a % 64, 0)
             apply_own(S, a, gctx, tab, scratch, fan_out, buf)
         else:
             d = S[S_LAST_SEAT]
@@ -932,7 +961,12 @@ def play_game(S, wall, gctx, pctx, tab, scratch, fan_out, work, buf, view, acts,
                 if a < 0:
                     return E_POLICY
                 resp[q] = a
-            resolve(S, resp, gctx, tab, scratch, fan_out, buf)
+            taken = resolve(S, resp, gctx, tab, scratch, fan_out, buf)
+            if logging and taken >= 0:
+                _log(S, log, taken, resp[taken] // 64, resp[taken] % 64, 0)
+                for q in range(4):
+                    if q != taken and resp[q] != A_PASS:
+                        _log(S, log, q, resp[q] // 64, resp[q] % 64, 1)
     return E_STEPS
 
 
@@ -954,13 +988,14 @@ N_R = 16
 
 
 @pjit
-def play_games(first, n_games, seed, gctx, pctx, tab, suits, n_fans, out, fans_out, final):
+def play_games(first, n_games, seed, gctx, pctx, tab, suits, n_fans, out, fans_out, final, logs):
     """Play games ``first .. first + n_games - 1`` of a study with ``seed`` (parallel over games).
 
     ``out`` int64 (n_games, N_R) per-game results; ``fans_out`` uint8 (n_games,
     n_fans) fan counts of the win (zero for a drawn game); ``final`` int64
     (n_games, N_STATE) the final state of each game (for the invariant tests;
-    pass shape (0, N_STATE) to skip).
+    pass shape (0, N_STATE) to skip); ``logs`` int64 (n_games, k, 4) the moves of
+    each game (see :func:`play_game`; shape (0, 0, 4) to skip).
     """
     n_threads = 16
     per = (n_games + n_threads - 1) // n_threads
@@ -978,11 +1013,13 @@ def play_games(first, n_games, seed, gctx, pctx, tab, suits, n_fans, out, fans_o
         acts = np.zeros(MAX_ACTIONS, np.int64)
         resp = np.zeros(4, np.int64)
         rng = np.zeros(4, np.uint64)
+        no_log = np.zeros((0, 4), np.int64)
         for i in range(lo, hi):
+            log = logs[i] if logs.shape[0] > 0 else no_log
             game_rng(seed, first + i, rng)
             shuffle_wall(rng, wall, gctx[G_WALL])
             err = play_game(
-                S, wall, gctx, pctx, tab, scratch, fan, work, buf, view, acts, resp, rng
+                S, wall, gctx, pctx, tab, scratch, fan, work, buf, view, acts, resp, rng, log
             )
             r = out[i]
             r[R_ERR] = err
