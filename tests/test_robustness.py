@@ -40,7 +40,8 @@ def test_hand_counts_cannot_be_made_writable_again():
 
 def test_unpickling_validates_a_crafted_batch():
     b = HandBatch.from_hands([HAND])
-    rebuild, (arrays,) = b.__reduce__()
+    rebuild, (arrays, index) = b.__reduce__()
+    assert index is None  # a batch made from hands has no pandas index
     arrays = {k: np.array(v) for k, v in arrays.items()}
     arrays["melds"][0, 0] = (1, 200)  # an impossible chow
 
