@@ -205,3 +205,17 @@ def test_series_index_carried():
     assert good.index.tolist() == [7, 9] and bad.index.tolist() == [3]
     assert good.to_frame().index.tolist() == [7, 9]
     assert good[1:].index.tolist() == [9]
+
+
+def test_score_text_bench_task():
+    from mjstats.bench import run_benchmarks
+
+    rows = run_benchmarks(quick=True, tasks=["score_text"], scale=0.01)
+    (row,) = rows
+    assert row["task"] == "score_text"
+    assert row["goal"] == ">= 1M hands/s and >= 5x"
+    if row["peer_per_s"]:  # PyMahjongGB installed: same totals on every hand
+        assert row["agree"] == f"{row['peer_n']}/{row['peer_n']}"
+    assert "totals from the text equal those of the batch: " in row["note"]
+    n = row["n"]
+    assert f"{n}/{n}" in row["note"]

@@ -66,9 +66,10 @@ from mjstats.bench.measure import deal, peak_growth
 from mjstats.studies.generate_wins import generate_wins
 
 n = int(sys.argv[1])
-# warm up on the code paths of big batches (parallel kernels, tables)
+# warm up on the code paths of big and small batches (parallel and serial kernels, tables)
 mjstats.shanten(deal(10_000, 2))
-mjstats.score_batch(mjstats.HandBatch(**generate_wins(10_000, 2, "mixed").as_dict()))
+for size in (10_000, 100):
+    mjstats.score_batch(mjstats.HandBatch(**generate_wins(size, 2, "mixed").as_dict()))
 out = {}
 hands = deal(n, 1)
 res, growth = peak_growth(lambda: mjstats.shanten(hands))

@@ -437,10 +437,11 @@ def task_useful_tiles(ctx: Context) -> list[dict]:
 # --------------------------------------------------------------------------- scoring
 
 
-def _score_task(ctx: Context, task: str, style: str, what: str) -> list[dict]:
+def _gb_score_calls(ctx: Context, batch) -> tuple[list, list]:
+    """The PyMahjongGB peer call on the first hands of ``batch`` (its keyword
+    arguments built here, outside the timing), checked against score_batch."""
     import mjstats
 
-    batch = ctx.wins(style, ctx.sizes.score_hands)
     m = min(ctx.sizes.peer_score_hands, len(batch))
     found, absent = _load_peers(("pymahjonggb",))
     calls = []
@@ -460,6 +461,14 @@ def _score_task(ctx: Context, task: str, style: str, what: str) -> list[dict]:
             return _agree(totals, expect)
 
         calls.append(("pymahjonggb", lambda: [one(k) for k in kwargs], m, check))
+    return calls, absent
+
+
+def _score_task(ctx: Context, task: str, style: str, what: str) -> list[dict]:
+    import mjstats
+
+    batch = ctx.wins(style, ctx.sizes.score_hands)
+    calls, absent = _gb_score_calls(ctx, batch)
     # Two rows: score_batch as called (numba's threads, all cores), which the goal
     # is about, and one thread, the per-core ratio. The peer runs on one core either way.
     rows = []
@@ -506,25 +515,8 @@ def task_score_text(ctx: Context) -> list[dict]:
 
     batch = ctx.wins("mixed", ctx.sizes.score_hands)
     texts = batch.to_text()  # canonical hand text, one string a hand
-    m = min(ctx.sizes.peer_score_hands, len(batch))
-    found, absent = _load_peers(("pymahjonggb",))
-    calls = []
+    calls, absent = _gb_score_calls(ctx, batch)
     expect = mjstats.score_batch(batch).total
-    if "pymahjonggb" in found:
-        calc = found["pymahjonggb"].MahjongFanCalculator
-        kwargs = [batch.to_pymahjonggb(i) for i in range(m)]
-
-        def one(k):
-            try:
-                return calc(**k)
-            except TypeError:  # the reference raises for a hand it does not accept
-                return None
-
-        def check(res: list) -> str:
-            totals = [-1 if r is None else sum(points for points, _ in r) for r in res]
-            return _agree(totals, expect[:m])
-
-        calls.append(("pymahjonggb", lambda: [one(k) for k in kwargs], m, check))
 
     def ours():
         return mjstats.score_batch(mjstats.HandBatch.from_text(texts)).total

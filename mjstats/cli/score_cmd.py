@@ -56,7 +56,7 @@ def command(
     in_format: str | None,
     chunk_rows: int,
     progress: bool | None,
-) -> None:
+) -> int | None:
     """Score a complete hand: its fans (番), their points and the total.
 
     TEXT is the hand with its winning tile after '+' and context keywords, e.g.
@@ -106,8 +106,7 @@ def command(
     if in_path is not None:
         if text:
             raise click.UsageError("give either TEXT or --file, not both")
-        _score_file(in_path, out_path, column, rs, bad_path, in_format, chunk_rows, progress)
-        return
+        return _score_file(in_path, out_path, column, rs, bad_path, in_format, chunk_rows, progress)
     if not text:
         raise click.UsageError("give a hand TEXT, or --file PATH")
     s = mjstats.score(" ".join(text), ruleset=rs)
@@ -172,7 +171,8 @@ def _score_file(in_path, out_path, column, rs, bad_path, in_format, chunk_rows, 
             f"rows and messages in {summary.bad_path}",
             err=True,
         )
-        raise SystemExit(1)
+        return 1  # main() turns it into the exit status
+    return 0
 
 
 class _NoBar:
