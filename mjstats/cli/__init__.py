@@ -50,6 +50,7 @@ COMMANDS: dict[str, str] = {
     "hand": "mjstats.cli:hand_command",
     "records": "mjstats.cli.records_cmd:command",
     "report": "mjstats.cli.report_cmd:command",
+    "rules": "mjstats.cli.rules_cmd:command",
     "score": "mjstats.cli.score_cmd:command",
     "shanten": "mjstats.cli.shanten_cmd:command",
     "study": "mjstats.cli.study_cmd:command",
