@@ -287,3 +287,13 @@ def test_diff_sampled_and_cli(tmp_path):
     out = tmp_path / "diff.csv"
     code = main(["rules", "diff", "mcr", "mcr:wmo-2014", "--n", "500", "--csv", str(out)])
     assert code in (0, None) and out.stat().st_size > 0
+
+
+def test_records_scored_under_a_profile():
+    from mjstats.records import read_botzone
+    from mjstats.records.check import _DEMO_GAME, score_records
+
+    ref = score_records(read_botzone(_DEMO_GAME), "mcr")
+    wmo = score_records(read_botzone(_DEMO_GAME), "mcr:wmo-2014")
+    assert wmo.ruleset.spec == "mcr:wmo-2014"
+    assert len(wmo.total) == len(ref.total) and (wmo.total >= 0).all()
