@@ -66,8 +66,11 @@ def _environment() -> dict:
 
     env = dict(os.environ)
     env["PYTHONHASHSEED"] = "0"
-    env["NUMBA_CPU_NAME"] = llvm.get_host_cpu_name()
-    env["NUMBA_CPU_FEATURES"] = llvm.get_host_cpu_features().flatten()
+    # the host's unless set (valgrind 3.19 stops with SIGILL on AVX-512 code: on
+    # such a host run with NUMBA_CPU_NAME=haswell NUMBA_CPU_FEATURES="")
+    if "NUMBA_CPU_NAME" not in env:
+        env["NUMBA_CPU_NAME"] = llvm.get_host_cpu_name()
+        env["NUMBA_CPU_FEATURES"] = llvm.get_host_cpu_features().flatten()
     env.setdefault("NUMBA_CACHE_DIR", os.path.join(tempfile.gettempdir(), "mjstats-callgrind"))
     return env
 

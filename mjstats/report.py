@@ -390,7 +390,7 @@ def summary(agg: Aggregate, ruleset: Ruleset | str | None = None) -> dict[str, A
     hands = int(agg["hands"][0])
     return {
         "kind": agg.kind,
-        "ruleset": rs.name,
+        "ruleset": rs.spec,
         "hands": hands,
         "complete": n,
         "p_complete": n / hands if hands else float("nan"),

@@ -54,8 +54,8 @@ import numpy as np
 from mjstats.errors import InvalidContextError, InvalidHandError, UnknownRulesetError
 from mjstats.hand import CONTEXT_FIELDS
 from mjstats.rules import get_ruleset
-from mjstats.rules.base import Ruleset
-from mjstats.rules.mcr import FORMS as MCR_FORMS
+from mjstats.rulesets.base import Ruleset
+from mjstats.rulesets.mcr import FORMS as MCR_FORMS
 from mjstats.text import PARALLEL_MIN_ROWS
 from mjstats.validation import fail_rows
 
@@ -289,7 +289,7 @@ class BatchScore:
 
 def _resolve(ruleset) -> Ruleset:
     rs = get_ruleset(ruleset)
-    if rs.name not in ("mcr", "two-player"):
+    if not rs.binding:
         raise UnknownRulesetError(
             f"scoring is not available for ruleset {rs.name!r} yet; use ruleset='mcr'"
         )
@@ -297,120 +297,7 @@ def _resolve(ruleset) -> Ruleset:
 
 
 def _form_names(rs: Ruleset) -> tuple[str, ...]:
-    return FORM_NAMES if rs.name == "mcr" else tuple(rs.forms)
-
-
-_TWO_PLAYER_SITUATION_BITS = 0x1F
-
-
-def _check_two_player(arrays: dict, *, batch: bool) -> None:
-    """Reject what the two-player game cannot hold: dots or bamboo tiles, seats
-    other than East (dealer) and West, a round other than East, unknown
-    situation bits and situation bits the hand contradicts."""
-    from mjstats.errors import InvalidContextError, InvalidTileError
-    from mjstats.tiles import TILES
-
-    conc = np.asarray(arrays["concealed"], dtype=np.uint8)
-    melds = np.asarray(arrays["melds"], dtype=np.uint8)
-    n = len(conc)
-    if n == 0:
-        return
-    kinds = melds[:, :, 0]
-    mt = melds[:, :, 1].astype(np.int64)
-    # tiles of each meld (a chow covers three kinds)
-    foreign = conc[:, 9:27].any(axis=1)
-    meld_foreign = (kinds > 0) & (
-        ((mt >= 9) & (mt < 27)) | ((kinds == 1) & (mt + 2 >= 9) & (mt + 2 < 27))
-    )
-    bad_tile = foreign | meld_foreign.any(axis=1)
-
-    def tile_problem(r):
-        ids = [int(t) + 9 for t in np.flatnonzero(conc[r, 9:27])]
-        for j in range(4):
-            if kinds[r, j] and meld_foreign[r, j]:
-                ids.append(int(mt[r, j]) if 9 <= mt[r, j] < 27 else int(mt[r, j]) + 2)
-        t = ids[0]
-        kind = "dots (饼)" if t < 18 else "bamboo (条)"
-        return (
-            f"the two-player ruleset plays characters (万) and honours only, "
-            f"but the hand holds {TILES[t]}, a {kind} tile"
-        )
-
-    fail_rows(bad_tile, tile_problem, error=InvalidTileError, batch=batch)
-    seat = np.asarray(arrays["seat_wind"], dtype=np.uint8)
-    rnd = np.asarray(arrays["round_wind"], dtype=np.uint8)
-    fail_rows(
-        (seat != 0) & (seat != 2),
-        "two-player seats are East (0, the dealer 庄家) and West (2, the other player 闲家)",
-        error=InvalidContextError,
-        detail=seat,
-        batch=batch,
-    )
-    fail_rows(
-        rnd != 0,
-        "the two-player round wind is always East (0)",
-        error=InvalidContextError,
-        detail=rnd,
-        batch=batch,
-    )
-    sit = np.asarray(arrays["situation"], dtype=np.uint8)
-    fail_rows(
-        (sit & ~np.uint8(_TWO_PLAYER_SITUATION_BITS)) != 0,
-        "two-player situation bits are 1 天胡, 2 地胡, 4 人胡, 8 报听, 16 天听",
-        error=InvalidContextError,
-        detail=sit,
-        batch=batch,
-    )
-    win = np.asarray(arrays["win_tile"], dtype=np.uint8)
-    sd = np.asarray(arrays["self_drawn"], dtype=np.bool_)
-    won = win != _NO_TILE
-    any_meld = (kinds > 0).any(axis=1)
-    exposed = ((kinds >= 1) & (kinds <= 3)).any(axis=1)
-    wins = ((sit & 7)[:, None] >> np.arange(3)) & 1
-    checks = (
-        (wins.sum(axis=1) > 1, "at most one of 天胡 (1), 地胡 (2), 人胡 (4) can hold"),
-        (
-            (sit & 1).astype(bool) & ((seat != 0) | any_meld | (won & ~sd)),
-            "天胡 (situation 1) is the dealer's (seat East) self-drawn win on the deal, "
-            "without any meld or concealed kong",
-        ),
-        (
-            (sit & 2).astype(bool) & ((seat == 0) | any_meld | (won & ~sd)),
-            "地胡 (situation 2) is the other player's (seat West) self-drawn win on the first "
-            "draw, without any meld or concealed kong",
-        ),
-        (
-            (sit & 4).astype(bool) & ((seat == 0) | any_meld | (won & sd)),
-            "人胡 (situation 4) is the other player's (seat West) win on the dealer's first "
-            "discard, without any meld or concealed kong",
-        ),
-        (
-            (sit & 8).astype(bool) & exposed,
-            "报听 (situation 8, 立直) needs a hand without chow, pung or exposed kong",
-        ),
-        (
-            (sit & 16).astype(bool) & any_meld,
-            "天听 (situation 16) is declared on the deal: no meld or concealed kong",
-        ),
-        # declarations the win came too early for (docs/two-player-rules.md)
-        (
-            (sit & 1).astype(bool) & ((sit & 24) != 0),
-            "天胡 (situation 1) is won on the deal, before anyone can declare: "
-            "not with 报听 (8) or 天听 (16)",
-        ),
-        (
-            (sit & 4).astype(bool) & ((sit & 24) != 0),
-            "人胡 (situation 4) is won on the dealer's first discard, before the other player "
-            "can declare: not with 报听 (8) or 天听 (16)",
-        ),
-        (
-            (sit & 2).astype(bool) & ((sit & 24) == 8),
-            "地胡 (situation 2) is won on the other player's first draw: the only declaration "
-            "before it is 天听 (16), so not 报听 (8) without 天听",
-        ),
-    )
-    for bad, problem in checks:
-        fail_rows(bad, problem, error=InvalidContextError, batch=batch)
+    return tuple(rs.forms)
 
 
 def _check_context(concealed, melds, win, self_drawn, last_of_kind, kong_win, *, batch):
@@ -476,29 +363,15 @@ def _readonly(arr, dtype):
     return out
 
 
-# Per ruleset: the module of its batch kernel (``score_rows``), the batch
-# fields that kernel takes after (concealed, melds, win_tile), and whether the
-# kernel's options mask (``kernel_spec(rs).opts``) follows them.
-_BATCH_KERNELS = {
-    "mcr": ("mjstats.kernels.mcr", CONTEXT_FIELDS[:-1], True),  # all but situation
-    # the two-player game has no 和绝张, so no last_of_kind
-    "two-player": (
-        "mjstats.kernels.two_player",
-        tuple(f for f in CONTEXT_FIELDS if f != "last_of_kind"),
-        False,
-    ),
-}
 _FLAGS = CONTEXT_FIELDS[:4]  # the boolean fields (the kernels take them as bool)
 
 
 def _run(arrays: dict, rs: Ruleset, want_sets: bool):
-    import importlib
-
     from mjstats.kernels.decompose import suit_table
     from mjstats.kernels.scoring import kernel_spec
 
-    module, fields, takes_opts = _BATCH_KERNELS[rs.name]
-    kernel = importlib.import_module(module)
+    kernel = rs.kernel  # the ruleset's binding (see mjstats.rulesets)
+    fields, takes_opts = kernel.BATCH_FIELDS, kernel.TAKES_OPTS
     spec = kernel_spec(rs)
     n = len(arrays["win_tile"])
     total = np.empty(n, dtype=np.int16)
@@ -702,8 +575,7 @@ def score(hand_or_text, ruleset="mcr", **context) -> Score:
         arrays["kong_win"],
         batch=False,
     )
-    if rs.name == "two-player":
-        _check_two_player(arrays, batch=False)
+    rs.kernel.check_context(arrays, batch=False)
     total, fans, form, legal, sets = _run(arrays, rs, want_sets=True)
     names = _form_names(rs)
     fan_list = [
@@ -718,7 +590,7 @@ def score(hand_or_text, ruleset="mcr", **context) -> Score:
         form=names[int(form[0])],
         sets=_format_sets(hand, int(form[0]), sets[0], names),
         hand=hand,
-        ruleset=rs.name,
+        ruleset=rs.spec,
     )
 
 
@@ -776,8 +648,7 @@ def score_batch(batch, ruleset="mcr") -> BatchScore:
         arrays["kong_win"],
         batch=True,
     )
-    if rs.name == "two-player":
-        _check_two_player(arrays, batch=True)
+    rs.kernel.check_context(arrays, batch=True)
     total, fans, form, legal, _ = _run(arrays, rs, want_sets=False)
     return BatchScore(
         total=total,
@@ -785,7 +656,7 @@ def score_batch(batch, ruleset="mcr") -> BatchScore:
         fans=_fans_frame(rs),
         legal=legal,
         form=form,
-        ruleset=rs.name,
+        ruleset=rs.spec,
         form_names=_form_names(rs),
         index=batch.index,
     )

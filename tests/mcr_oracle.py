@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mjstats.rules.mcr import FANS
+from mjstats.rulesets.mcr import FANS
 
 try:  # the oracle is an optional test dependency
     import MahjongGB

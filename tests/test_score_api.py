@@ -16,7 +16,7 @@ from mjstats.kernels._jit import pjit
 from mjstats.kernels.decompose import suit_table
 from mjstats.kernels.mcr import FORM_NAMES, N_FANS, new_work, score_hand
 from mjstats.rules import get_ruleset
-from mjstats.rules.mcr import FANS
+from mjstats.rulesets.mcr import FANS
 from mjstats.score import BatchScore, Fan, Score
 from mjstats.studies.generate_wins import generate_wins
 
@@ -307,6 +307,6 @@ def test_per_hand_kernel_callable_from_user_jit_code():
 
 
 def test_kernel_form_codes_match_the_ruleset():
-    from mjstats.rules.mcr import RULESET
+    from mjstats.rulesets.mcr import RULESET
 
     assert FORM_NAMES == RULESET.forms

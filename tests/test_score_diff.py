@@ -22,7 +22,7 @@ import mjstats
 from mjstats.batch import HandBatch
 from mjstats.kernels.decompose import suit_table
 from mjstats.kernels.mcr import N_FANS, score_rows
-from mjstats.rules.mcr import FANS
+from mjstats.rulesets.mcr import FANS
 from mjstats.studies.generate_wins import STYLES, generate_wins
 
 MahjongGB = pytest.importorskip("MahjongGB")

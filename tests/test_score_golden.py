@@ -18,7 +18,7 @@ from __future__ import annotations
 import pytest
 
 import mjstats
-from mjstats.rules.mcr import FANS, RULESET
+from mjstats.rulesets.mcr import FANS, RULESET
 
 GOLDEN = [
     # 大四喜 Big Four Winds

@@ -23,7 +23,7 @@ from two_player_naive import hand_dict, readings
 import mjstats
 from mjstats.hand import Hand, Meld, MeldKind
 from mjstats.rules import get_ruleset
-from mjstats.rules.two_player import TILES
+from mjstats.rulesets.two_player import TILES
 
 RS = get_ruleset("two-player")
 

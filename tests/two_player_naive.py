@@ -2,7 +2,7 @@
 
 Written from the rule text and ``docs/two-player-rules.md`` independently of
 ``mjstats.kernels.two_player``: recursive decomposition, one readable function
-of rules per reading, and the 不记番 lists of ``mjstats.rules.two_player``.
+of rules per reading, and the 不记番 lists of ``mjstats.rulesets.two_player``.
 :func:`readings` returns every reading's fan dict (after exclusions) with its
 total, so tests can check that the kernel chose a best one.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from mjstats.rules.two_player import RULESET
+from mjstats.rulesets.two_player import RULESET
 
 KEYS = [f.key for f in RULESET.fans]
 POINTS = {f.key: f.points for f in RULESET.fans}

@@ -53,6 +53,7 @@ COMMANDS: dict[str, str] = {
     "records": "mjstats.cli.records_cmd:command",
     "replay": "mjstats.cli.replay_cmd:command",
     "report": "mjstats.cli.report_cmd:command",
+    "rules": "mjstats.cli.rules_cmd:command",
     "score": "mjstats.cli.score_cmd:command",
     "shanten": "mjstats.cli.shanten_cmd:command",
     "study": "mjstats.cli.study_cmd:command",

@@ -2,8 +2,12 @@
 
 The reference is ChineseOfficialMahjongHelper's ``calculate_fan`` as shipped in
 PyMahjongGB 1.4.0 (see ``shared/reference/mcr-reference-behaviour.md``); these
-kernels reproduce its fan tables, not its code. Fan ids are those of
-:mod:`mjstats.rules.mcr` (reference id - 1); :data:`POINTS` gives their values.
+kernels reproduce its fan tables, not its code. Fan ids, points
+(:data:`POINTS_BY_PROFILE`) and the 不计 pass (:func:`_exclusions`) are generated
+from the ruleset's fan table, :data:`mjstats.rulesets.mcr.FANS` (fan id =
+reference id - 1), and from its profiles' changes to it; the rules that are not
+plain 不计 pairs are the named entries of :data:`mjstats.rulesets.mcr.RULE_POINTS`
+(and of the profiles), applied where their keys appear below.
 
 Pipeline for one hand (:func:`score_hand`):
 
@@ -32,8 +36,11 @@ of the pungs, in tables made from the combination functions below
 
 Flowers are added by the caller (:func:`score_rows`) after the choice.
 
-Options are a bit mask: :data:`OPT_MINGAN_GANG` (明暗杠 = 5, else 明杠 + 暗杠)
-and :data:`OPT_KNITTED_WAIT` (wait fans on a knitted-straight body).
+Options are a bit mask: :data:`OPT_MINGAN_GANG` (明暗杠 = 5, else 明杠 + 暗杠),
+:data:`OPT_KNITTED_WAIT` (wait fans on a knitted-straight body), the profiles'
+kernel switches (:data:`OPT_KONGS_KEEP_CONCEALED`, :data:`OPT_FORCED_QUAD`) and,
+from bit :data:`PROFILE_SHIFT`, the profile's row of the points and 不计 tables
+(:func:`mjstats.rulesets.mcr.binding.opts` makes the mask from a ruleset).
 
 Forms (``form`` output codes): see :data:`FORM_NAMES`.
 """
@@ -62,6 +69,8 @@ from mjstats.kernels.decompose import (
     suit_waits_splits,
 )
 from mjstats.kernels.legality import is_legal
+from mjstats.rulesets.mcr.fans import FANS as _FANS
+from mjstats.rulesets.mcr.fans import RULESET as _RULESET
 
 __all__ = [
     "FORM_NAMES",
@@ -78,111 +87,123 @@ __all__ = [
 ]
 
 # ---------------------------------------------------------------- fan ids
-BIG_FOUR_WINDS = 0
-BIG_THREE_DRAGONS = 1
-ALL_GREEN = 2
-NINE_GATES = 3
-FOUR_KONGS = 4
-SEVEN_SHIFTED_PAIRS = 5
-THIRTEEN_ORPHANS = 6
-ALL_TERMINALS = 7
-LITTLE_FOUR_WINDS = 8
-LITTLE_THREE_DRAGONS = 9
-ALL_HONORS = 10
-FOUR_CONCEALED_PUNGS = 11
-PURE_TERMINAL_CHOWS = 12
-QUADRUPLE_CHOW = 13
-FOUR_PURE_SHIFTED_PUNGS = 14
-FOUR_PURE_SHIFTED_CHOWS = 15
-THREE_KONGS = 16
-ALL_TERMINALS_AND_HONORS = 17
-SEVEN_PAIRS = 18
-GREATER_HONORS_AND_KNITTED_TILES = 19
-ALL_EVEN_PUNGS = 20
-FULL_FLUSH = 21
-PURE_TRIPLE_CHOW = 22
-PURE_SHIFTED_PUNGS = 23
-UPPER_TILES = 24
-MIDDLE_TILES = 25
-LOWER_TILES = 26
-PURE_STRAIGHT = 27
-THREE_SUITED_TERMINAL_CHOWS = 28
-PURE_SHIFTED_CHOWS = 29
-ALL_FIVE = 30
-TRIPLE_PUNG = 31
-THREE_CONCEALED_PUNGS = 32
-LESSER_HONORS_AND_KNITTED_TILES = 33
-KNITTED_STRAIGHT = 34
-UPPER_FOUR = 35
-LOWER_FOUR = 36
-BIG_THREE_WINDS = 37
-MIXED_STRAIGHT = 38
-REVERSIBLE_TILES = 39
-MIXED_TRIPLE_CHOW = 40
-MIXED_SHIFTED_PUNGS = 41
-CHICKEN_HAND = 42
-LAST_TILE_DRAW = 43
-LAST_TILE_CLAIM = 44
-OUT_WITH_REPLACEMENT_TILE = 45
-ROBBING_THE_KONG = 46
-ALL_PUNGS = 47
-HALF_FLUSH = 48
-MIXED_SHIFTED_CHOWS = 49
-ALL_TYPES = 50
-MELDED_HAND = 51
-TWO_CONCEALED_KONGS = 52
-TWO_DRAGONS_PUNGS = 53
-OUTSIDE_HAND = 54
-FULLY_CONCEALED_HAND = 55
-TWO_MELDED_KONGS = 56
-LAST_TILE = 57
-DRAGON_PUNG = 58
-PREVALENT_WIND = 59
-SEAT_WIND = 60
-CONCEALED_HAND = 61
-ALL_CHOWS = 62
-TILE_HOG = 63
-DOUBLE_PUNG = 64
-TWO_CONCEALED_PUNGS = 65
-CONCEALED_KONG = 66
-ALL_SIMPLES = 67
-PURE_DOUBLE_CHOW = 68
-MIXED_DOUBLE_CHOW = 69
-SHORT_STRAIGHT = 70
-TWO_TERMINAL_CHOWS = 71
-PUNG_OF_TERMINALS_OR_HONORS = 72
-MELDED_KONG = 73
-ONE_VOIDED_SUIT = 74
-NO_HONORS = 75
-EDGE_WAIT = 76
-CLOSED_WAIT = 77
-SINGLE_WAIT = 78
-SELF_DRAWN = 79
-FLOWER_TILES = 80
-CONCEALED_KONG_AND_MELDED_KONG = 81
-N_FANS = 82
+# Ids, points and the 不计 pass come from the ruleset's fan table
+# (mjstats/rulesets/mcr/fans.py): a fan's id is its row there.
+_FAN_INDEX = {f.key: i for i, f in enumerate(_FANS)}
+N_FANS = len(_FANS)
 
-#: points of one occurrence of each fan id
-POINTS = np.array(
-    [88] * 7
-    + [64] * 6
-    + [48] * 2
-    + [32] * 3
-    + [24] * 9
-    + [16] * 6
-    + [12] * 5
-    + [8] * 9
-    + [6] * 7
-    + [4] * 4
-    + [2] * 10
-    + [1] * 12
-    + [1, 5],
-    dtype=np.int64,
-)
-POINTS.setflags(write=False)
+
+def _fan(key: str) -> int:
+    """Id of the fan ``key`` (its row in the fan table); KeyError if it has none."""
+    return _FAN_INDEX[key]
+
+
+BIG_FOUR_WINDS = _fan("big_four_winds")
+BIG_THREE_DRAGONS = _fan("big_three_dragons")
+ALL_GREEN = _fan("all_green")
+NINE_GATES = _fan("nine_gates")
+FOUR_KONGS = _fan("four_kongs")
+SEVEN_SHIFTED_PAIRS = _fan("seven_shifted_pairs")
+THIRTEEN_ORPHANS = _fan("thirteen_orphans")
+ALL_TERMINALS = _fan("all_terminals")
+LITTLE_FOUR_WINDS = _fan("little_four_winds")
+LITTLE_THREE_DRAGONS = _fan("little_three_dragons")
+ALL_HONORS = _fan("all_honors")
+FOUR_CONCEALED_PUNGS = _fan("four_concealed_pungs")
+PURE_TERMINAL_CHOWS = _fan("pure_terminal_chows")
+QUADRUPLE_CHOW = _fan("quadruple_chow")
+FOUR_PURE_SHIFTED_PUNGS = _fan("four_pure_shifted_pungs")
+FOUR_PURE_SHIFTED_CHOWS = _fan("four_pure_shifted_chows")
+THREE_KONGS = _fan("three_kongs")
+ALL_TERMINALS_AND_HONORS = _fan("all_terminals_and_honors")
+SEVEN_PAIRS = _fan("seven_pairs")
+GREATER_HONORS_AND_KNITTED_TILES = _fan("greater_honors_and_knitted_tiles")
+ALL_EVEN_PUNGS = _fan("all_even_pungs")
+FULL_FLUSH = _fan("full_flush")
+PURE_TRIPLE_CHOW = _fan("pure_triple_chow")
+PURE_SHIFTED_PUNGS = _fan("pure_shifted_pungs")
+UPPER_TILES = _fan("upper_tiles")
+MIDDLE_TILES = _fan("middle_tiles")
+LOWER_TILES = _fan("lower_tiles")
+PURE_STRAIGHT = _fan("pure_straight")
+THREE_SUITED_TERMINAL_CHOWS = _fan("three_suited_terminal_chows")
+PURE_SHIFTED_CHOWS = _fan("pure_shifted_chows")
+ALL_FIVE = _fan("all_five")
+TRIPLE_PUNG = _fan("triple_pung")
+THREE_CONCEALED_PUNGS = _fan("three_concealed_pungs")
+LESSER_HONORS_AND_KNITTED_TILES = _fan("lesser_honors_and_knitted_tiles")
+KNITTED_STRAIGHT = _fan("knitted_straight")
+UPPER_FOUR = _fan("upper_four")
+LOWER_FOUR = _fan("lower_four")
+BIG_THREE_WINDS = _fan("big_three_winds")
+MIXED_STRAIGHT = _fan("mixed_straight")
+REVERSIBLE_TILES = _fan("reversible_tiles")
+MIXED_TRIPLE_CHOW = _fan("mixed_triple_chow")
+MIXED_SHIFTED_PUNGS = _fan("mixed_shifted_pungs")
+CHICKEN_HAND = _fan("chicken_hand")
+LAST_TILE_DRAW = _fan("last_tile_draw")
+LAST_TILE_CLAIM = _fan("last_tile_claim")
+OUT_WITH_REPLACEMENT_TILE = _fan("out_with_replacement_tile")
+ROBBING_THE_KONG = _fan("robbing_the_kong")
+ALL_PUNGS = _fan("all_pungs")
+HALF_FLUSH = _fan("half_flush")
+MIXED_SHIFTED_CHOWS = _fan("mixed_shifted_chows")
+ALL_TYPES = _fan("all_types")
+MELDED_HAND = _fan("melded_hand")
+TWO_CONCEALED_KONGS = _fan("two_concealed_kongs")
+TWO_DRAGONS_PUNGS = _fan("two_dragons_pungs")
+OUTSIDE_HAND = _fan("outside_hand")
+FULLY_CONCEALED_HAND = _fan("fully_concealed_hand")
+TWO_MELDED_KONGS = _fan("two_melded_kongs")
+LAST_TILE = _fan("last_tile")
+DRAGON_PUNG = _fan("dragon_pung")
+PREVALENT_WIND = _fan("prevalent_wind")
+SEAT_WIND = _fan("seat_wind")
+CONCEALED_HAND = _fan("concealed_hand")
+ALL_CHOWS = _fan("all_chows")
+TILE_HOG = _fan("tile_hog")
+DOUBLE_PUNG = _fan("double_pung")
+TWO_CONCEALED_PUNGS = _fan("two_concealed_pungs")
+CONCEALED_KONG = _fan("concealed_kong")
+ALL_SIMPLES = _fan("all_simples")
+PURE_DOUBLE_CHOW = _fan("pure_double_chow")
+MIXED_DOUBLE_CHOW = _fan("mixed_double_chow")
+SHORT_STRAIGHT = _fan("short_straight")
+TWO_TERMINAL_CHOWS = _fan("two_terminal_chows")
+PUNG_OF_TERMINALS_OR_HONORS = _fan("pung_of_terminals_or_honors")
+MELDED_KONG = _fan("melded_kong")
+ONE_VOIDED_SUIT = _fan("one_voided_suit")
+NO_HONORS = _fan("no_honors")
+EDGE_WAIT = _fan("edge_wait")
+CLOSED_WAIT = _fan("closed_wait")
+SINGLE_WAIT = _fan("single_wait")
+SELF_DRAWN = _fan("self_drawn")
+FLOWER_TILES = _fan("flower_tiles")
+CONCEALED_KONG_AND_MELDED_KONG = _fan("concealed_kong_and_melded_kong")
+
+#: profiles of the ruleset (:mod:`mjstats.rulesets.mcr.profiles`), in the order
+#: of the kernel's tables: row p of :data:`POINTS_BY_PROFILE` and of the 不计
+#: lists is profile p, chosen by the bits ``opts >> PROFILE_SHIFT``
+PROFILE_NAMES = tuple(_RULESET.profile_names())
+_PROFILE_FANS = tuple(_RULESET.with_profile(name).fans for name in PROFILE_NAMES)
+#: points of one occurrence of each fan id, per profile (the fan tables')
+POINTS_BY_PROFILE = np.array([[f.points for f in fans] for fans in _PROFILE_FANS], dtype=np.int64)
+POINTS_BY_PROFILE.setflags(write=False)
+#: points of one occurrence of each fan id under the default profile (``reference``)
+POINTS = POINTS_BY_PROFILE[0]
+# the same as uint16 for _finish: LLVM then knows each product fits 32 bits (one
+# vector multiply instead of three per four fans)
+_POINTS_U16 = POINTS_BY_PROFILE.astype(np.uint16)
+_POINTS_U16.setflags(write=False)
 
 OPT_MINGAN_GANG = 1
 OPT_KNITTED_WAIT = 2
+#: rule point ``kongs_keep_concealed_kong_fans`` (profile wmo-2014)
+OPT_KONGS_KEEP_CONCEALED = 4
+#: rule point ``forced_quad_not_tile_hog`` (profile wmo-2014)
+OPT_FORCED_QUAD = 8
+#: ``opts >> PROFILE_SHIFT`` is the profile's row in the kernel's tables
+PROFILE_SHIFT = 4
 
 FORM_NONE = 0
 FORM_REGULAR = 1
@@ -470,8 +491,9 @@ def _extra_chow_fan(a, b, c, x):
 
 @hjit
 def _capped_chow_pairs(fan, p0, p1, p2, p3, p4, p5, cap):
-    """Account-once: add pair-fans (ids or -1), at most ``cap``, trimming duplicates
-    in the order 老少副, 连六, 喜相逢, 一般高 (first down to 1, then to 0)."""
+    """Rule point ``account_once_chow_pairs``: add pair-fans (ids or -1), at most
+    ``cap``, trimming duplicates in the order 老少副, 连六, 喜相逢, 一般高 (first
+    down to 1, then to 0)."""
     cnt0 = 0
     cnt1 = 0
     cnt2 = 0
@@ -873,90 +895,121 @@ def _range_fans(fan, pm):
     fan[e & 127] += e >> 7
 
 
+def _exclusion_lists(fans) -> tuple[list, list, list]:
+    """One fan table's 不计 lists as flat lists for :func:`_exclusions`: the fans
+    that exclude something, in id order; where each one's targets start in the
+    target list; the targets."""
+    index = {f.key: i for i, f in enumerate(fans)}
+    excluders, start, targets = [], [0], []
+    for a, f in enumerate(fans):
+        if f.excludes:
+            excluders.append(a)
+            targets.extend(index[k] for k in f.excludes)
+            start.append(len(targets))
+    # the pass runs in id order and a fan removed before its turn removes nothing:
+    # that holds only if an excluder comes before every excluder it removes (or
+    # the two exclude each other: then the first one counted wins)
+    for a in excluders:
+        for k in fans[a].excludes:
+            b = index[k]
+            mutual = fans[a].key in fans[b].excludes
+            if b < a and fans[b].excludes and not mutual:  # pragma: no cover
+                raise ImportError(f"MCR fan table: {fans[a].key} excludes the earlier {k}")
+    return excluders, start, targets
+
+
+def _exclusion_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_exclusion_lists` of every profile as arrays (row = profile): per
+    block of eight fan ids, a byte mask of its excluders (byte k = fan 8b + k);
+    per fan, where its targets start and end in the target list; the targets."""
+    lists = [_exclusion_lists(fans) for fans in _PROFILE_FANS]
+    n_t = max(len(t) for _, _, t in lists)
+    masks = np.zeros((len(lists), _N_BLOCKS), dtype=np.uint64)
+    span = np.zeros((len(lists), N_FANS, 2), dtype=np.int64)
+    targets = np.zeros((len(lists), n_t), dtype=np.int64)
+    for p, (e, st, t) in enumerate(lists):
+        targets[p, : len(t)] = t
+        for j, a in enumerate(e):
+            masks[p, a // 8] |= np.uint64(0xFF) << np.uint64(8 * (a % 8))
+            span[p, a] = st[j], st[j + 1]
+    out = (masks, span, targets)
+    for arr in out:
+        arr.setflags(write=False)
+    return out
+
+
+_N_BLOCKS = (N_FANS + 7) // 8  # blocks of eight fan ids, read as one 64-bit word
+_EXCL_MASKS, _EXCL_SPAN, _EXCL_TARGETS = _exclusion_tables()
+
+
 @hjit
-def _exclusions(fan):
-    """The reference's single exclusion pass (order matters)."""
-    if fan[BIG_FOUR_WINDS]:
-        fan[ALL_PUNGS] = 0
-        fan[PUNG_OF_TERMINALS_OR_HONORS] = 0
-    if fan[BIG_THREE_DRAGONS]:
-        fan[DRAGON_PUNG] = 0
-    if fan[ALL_GREEN]:
-        fan[HALF_FLUSH] = 0
-        fan[ONE_VOIDED_SUIT] = 0
-    if fan[FOUR_KONGS]:
-        fan[SINGLE_WAIT] = 0
-    if fan[ALL_TERMINALS]:
-        fan[ALL_PUNGS] = 0
-        fan[OUTSIDE_HAND] = 0
-        fan[PUNG_OF_TERMINALS_OR_HONORS] = 0
-        fan[NO_HONORS] = 0
-        fan[DOUBLE_PUNG] = 0
-    if fan[LITTLE_FOUR_WINDS]:
-        fan[PUNG_OF_TERMINALS_OR_HONORS] = 0
-    if fan[LITTLE_THREE_DRAGONS]:
-        fan[DRAGON_PUNG] = 0
-    if fan[ALL_HONORS]:
-        fan[ALL_PUNGS] = 0
-        fan[OUTSIDE_HAND] = 0
-        fan[PUNG_OF_TERMINALS_OR_HONORS] = 0
-        fan[ONE_VOIDED_SUIT] = 0
-    if fan[FOUR_CONCEALED_PUNGS]:
-        fan[ALL_PUNGS] = 0
-        fan[CONCEALED_HAND] = 0
-        if fan[FULLY_CONCEALED_HAND]:
-            fan[FULLY_CONCEALED_HAND] = 0
-            fan[SELF_DRAWN] = 1
-    if fan[PURE_TERMINAL_CHOWS]:
-        fan[FULL_FLUSH] = 0
-        fan[ALL_CHOWS] = 0
-        fan[NO_HONORS] = 0
-    if fan[FOUR_PURE_SHIFTED_PUNGS]:
-        fan[ALL_PUNGS] = 0
-    if fan[ALL_TERMINALS_AND_HONORS]:
-        fan[ALL_PUNGS] = 0
-        fan[OUTSIDE_HAND] = 0
-        fan[PUNG_OF_TERMINALS_OR_HONORS] = 0
-    if fan[ALL_EVEN_PUNGS]:
-        fan[ALL_PUNGS] = 0
-        fan[ALL_SIMPLES] = 0
-        fan[NO_HONORS] = 0
-    if fan[UPPER_TILES] or fan[LOWER_TILES]:
-        fan[NO_HONORS] = 0
-    if fan[MIDDLE_TILES]:
-        fan[ALL_SIMPLES] = 0
-        fan[NO_HONORS] = 0
-    if fan[THREE_SUITED_TERMINAL_CHOWS]:
-        fan[ALL_CHOWS] = 0
-        fan[NO_HONORS] = 0
-    if fan[ALL_FIVE]:
-        fan[ALL_SIMPLES] = 0
-        fan[NO_HONORS] = 0
-    if fan[UPPER_FOUR] or fan[LOWER_FOUR]:
-        fan[NO_HONORS] = 0
+def _exclusions(fan, opts):
+    """The 不计 pass, generated from the fan table (``FanDef.excludes``), then the
+    rule points that are not plain pairs. In id (value) order, a counted fan
+    removes the fans it excludes; a fan removed before its turn excludes nothing
+    (so 四暗刻, removing 不求人, leaves 自摸 counted: rule point
+    ``excluded_fans_exclude_nothing`` of :data:`mjstats.rulesets.mcr.RULE_POINTS`).
+    Then ``big_three_winds_take_terminal_pungs``. The wind step
+    (:func:`_wind_pung`) follows, per wind set, in the callers. The lists are
+    those of the profile in ``opts``."""
+    p = np.uint64(opts) >> np.uint64(PROFILE_SHIFT)  # unsigned: no index wraparound
+    # Eight fans at a time: a block's word masked to its excluders is zero when
+    # none of them counted (the common case), so a hand pays about one test per
+    # block, not one per excluder (49).
+    for b in range(N_FANS // 8):
+        _exclude_block(fan, p, b, _block_word(fan, np.uint64(8 * b)) & _EXCL_MASKS[p, b])
+    if N_FANS % 8:  # the last, shorter block, byte by byte
+        b = N_FANS // 8
+        w = np.uint64(0)
+        for k in range(N_FANS % 8):
+            w |= np.uint64(fan[np.uint64(8 * b + k)]) << np.uint64(8 * k)
+        _exclude_block(fan, p, b, w & _EXCL_MASKS[p, b])
+    _big_three_winds_take_terminal_pungs(fan)
+
+
+@hjit
+def _block_word(fan, i):
+    """Fan counts ``i`` to ``i + 7`` as the bytes of one word (LLVM makes the
+    eight loads one); ``i`` unsigned: no wraparound of negative indices."""
+    return (
+        np.uint64(fan[i])
+        | np.uint64(fan[i + np.uint64(1)]) << np.uint64(8)
+        | np.uint64(fan[i + np.uint64(2)]) << np.uint64(16)
+        | np.uint64(fan[i + np.uint64(3)]) << np.uint64(24)
+        | np.uint64(fan[i + np.uint64(4)]) << np.uint64(32)
+        | np.uint64(fan[i + np.uint64(5)]) << np.uint64(40)
+        | np.uint64(fan[i + np.uint64(6)]) << np.uint64(48)
+        | np.uint64(fan[i + np.uint64(7)]) << np.uint64(56)
+    )
+
+
+@ijit
+def _exclude_block(fan, p, b, x):
+    """Apply the 不计 lists of the excluders of block ``b`` whose bytes are set in
+    ``x`` (lowest first), under profile ``p``."""
+    while x:
+        k = popcount((x & (~x + np.uint64(1))) - np.uint64(1)) >> 3  # lowest byte set
+        x &= ~(np.uint64(0xFF) << np.uint64(8 * k))
+        a = np.uint64(8 * b + k)
+        if fan[a]:  # not removed by an excluder before it in this block
+            lo = np.uint64(_EXCL_SPAN[p, a, 0])
+            hi = np.uint64(_EXCL_SPAN[p, a, 1])
+            for j in range(lo, hi):
+                fan[np.uint64(_EXCL_TARGETS[p, np.uint64(j)])] = 0
+
+
+@hjit
+def _big_three_winds_take_terminal_pungs(fan):
+    """Rule point ``big_three_winds_take_terminal_pungs``: 三风刻 takes the 幺九刻
+    of its three wind pungs (under 字一色 or 混幺九 no 幺九刻 is left to take)."""
     if fan[BIG_THREE_WINDS]:
-        if not fan[ALL_HONORS] and not fan[ALL_TERMINALS_AND_HONORS]:
-            if fan[PUNG_OF_TERMINALS_OR_HONORS] >= 3:
-                fan[PUNG_OF_TERMINALS_OR_HONORS] -= 3
-            else:
-                fan[PUNG_OF_TERMINALS_OR_HONORS] = 0
-    if fan[REVERSIBLE_TILES]:
-        fan[ONE_VOIDED_SUIT] = 0
-    if fan[LAST_TILE_DRAW] or fan[OUT_WITH_REPLACEMENT_TILE]:
-        fan[SELF_DRAWN] = 0
-    if fan[MELDED_HAND]:
-        fan[SINGLE_WAIT] = 0
-    if fan[TWO_DRAGONS_PUNGS]:
-        fan[DRAGON_PUNG] = 0
-    if fan[FULLY_CONCEALED_HAND]:
-        fan[SELF_DRAWN] = 0
-    if fan[ALL_CHOWS] or fan[ALL_SIMPLES]:
-        fan[NO_HONORS] = 0
+        fan[PUNG_OF_TERMINALS_OR_HONORS] = max(np.int64(fan[PUNG_OF_TERMINALS_OR_HONORS]) - 3, 0)
 
 
 @hjit
 def _wind_pung(fan, t, seat_w, round_w):
-    """Wind step for one wind pung/kong tile ``t`` (after the exclusion pass)."""
+    """Wind step for one wind pung/kong tile ``t`` (after the exclusion pass):
+    rule point ``wind_pungs_replace_terminal_pung``."""
     w = t - 27
     keep = (
         fan[BIG_THREE_WINDS] == 0
@@ -975,14 +1028,16 @@ def _wind_pung(fan, t, seat_w, round_w):
 
 
 @hjit
-def _finish(fan):
-    """无番和 when nothing scored; returns the total (flowers not included)."""
+def _finish(fan, opts):
+    """无番和 when nothing scored; returns the total (flowers not included) in
+    the points of the profile in ``opts``."""
+    p = np.uint64(opts) >> np.uint64(PROFILE_SHIFT)  # unsigned: no index wraparound
     total = 0
     for f in range(N_FANS):
-        total += fan[f] * POINTS[f]
+        total += np.int64(fan[f]) * np.int64(_POINTS_U16[p, f])
     if total == 0:
         fan[CHICKEN_HAND] = 1
-        total = POINTS[CHICKEN_HAND]
+        total = np.int64(_POINTS_U16[p, CHICKEN_HAND])
     return total
 
 
@@ -1007,13 +1062,14 @@ def _kong_fans(fan, mk, ck, cp, opts):
                 fan[CONCEALED_KONG] = 1
         else:
             fan[TWO_CONCEALED_KONGS] = 1
-    elif kongs == 3:
-        fan[THREE_KONGS] = 1
-    elif kongs == 4:
-        fan[FOUR_KONGS] = 1
+    elif kongs >= 3:
+        fan[THREE_KONGS if kongs == 3 else FOUR_KONGS] = 1
+        if opts & OPT_KONGS_KEEP_CONCEALED:  # rule point kongs_keep_concealed_kong_fans
+            if ck == 1:
+                fan[CONCEALED_KONG] = 1
+            elif ck == 2:
+                fan[TWO_CONCEALED_KONGS] = 1
     c = ck + cp
-    if kongs == 2 and ck == 2 and c == 2:
-        return
     if c == 2:
         fan[TWO_CONCEALED_PUNGS] = 1
     elif c == 3:
@@ -1130,7 +1186,7 @@ def _score_division(
     npg = (acc >> _SI_PUNGS) & 15
     cp = (acc >> _SI_CONCEALED_PUNGS) & 15
     if win_pung and not sd and not win_in_chow:
-        cp -= 1  # the discard completed that pung: it counts as melded
+        cp -= 1  # rule point discard_completes_pung_melded
     _pung_kong_fans(fan, acc, cp, opts)
     if npg == 4 and fan[FOUR_KONGS] == 0 and fan[FOUR_CONCEALED_PUNGS] == 0:
         fan[ALL_PUNGS] = 1
@@ -1154,8 +1210,6 @@ def _score_division(
     fan[OUTSIDE_HAND] = traits & 1
     fan[ALL_FIVE] = (traits >> 1) & 1
     fan[ALL_EVEN_PUNGS] = traits >> 2
-    if fan[QUADRUPLE_CHOW]:
-        fan[TILE_HOG] = 0
     # wait fans (edge > closed > single), only for a unique formal wait
     if unique_wait:
         if edge:
@@ -1164,13 +1218,13 @@ def _score_division(
             fan[CLOSED_WAIT] = 1
         elif pair == win_tile:
             fan[SINGLE_WAIT] = 1
-    _exclusions(fan)
+    _exclusions(fan, opts)
     if (acc >> _SI_WIND_PUNGS) & 15 and fan[BIG_FOUR_WINDS] == 0:
         for i in range(4):
             t = sets[i, 1]
             if sets[i, 0] >= 2 and t >= 27 and t <= 30:
                 _wind_pung(fan, t, seat_w, round_w)
-    return _finish(fan)
+    return _finish(fan, opts)
 
 
 # ---------------------------------------------------------------- waits
@@ -1336,28 +1390,41 @@ def _unique_wait(standing, win_tile, n_melds, info, odd_s, gp):
 
 # ---------------------------------------------------------------- special forms
 @hjit
-def _score_seven_pairs(conc, sd, t4, kong, wall, fan):
+def _score_seven_pairs(conc, sd, t4, kong, wall, opts, fan):
     for f in range(N_FANS):
         fan[f] = 0
     if is_seven_shifted_pairs(conc):
         fan[SEVEN_SHIFTED_PAIRS] = 1
         _trait_fans(fan, tile_summary(conc)[0])
-        _win_flag_fans(fan, sd, t4, kong, wall)
-        _exclusions(fan)
-        return _finish(fan), FORM_SEVEN_SHIFTED_PAIRS
+        _concealed_form_flags(fan, sd, t4, kong, wall)
+        _exclusions(fan, opts)
+        return _finish(fan, opts), FORM_SEVEN_SHIFTED_PAIRS
     fan[SEVEN_PAIRS] = 1
     pm, _, _, four, _ = tile_summary(conc)
     _suit_fans(fan, pm)
     _trait_fans(fan, pm)
     _range_fans(fan, pm)
     fan[TILE_HOG] = popcount(four)
-    _win_flag_fans(fan, sd, t4, kong, wall)
-    _exclusions(fan)
-    return _finish(fan), FORM_SEVEN_PAIRS
+    if opts & OPT_FORCED_QUAD and (fan[ALL_GREEN] or fan[ALL_TERMINALS]):
+        fan[TILE_HOG] -= 1  # rule point forced_quad_not_tile_hog (six kinds: one is a quad)
+    _concealed_form_flags(fan, sd, t4, kong, wall)
+    _exclusions(fan, opts)
+    return _finish(fan, opts), FORM_SEVEN_PAIRS
 
 
 @hjit
-def _score_nine_gates(win_tile, sd, t4, kong, wall, fan):
+def _concealed_form_flags(fan, sd, t4, kong, wall):
+    """Win-flag fans of a special form (no meld), with 不求人 on a self-draw: the
+    form's 不计 list decides whether 不求人 (then excluding 自摸) or 自摸 counts
+    (the reference lists 不求人 under every such form; WMO 2014 does not)."""
+    _win_flag_fans(fan, sd, t4, kong, wall)
+    fan[FULLY_CONCEALED_HAND] = sd
+
+
+@hjit
+def _score_nine_gates(win_tile, sd, t4, kong, wall, opts, fan):
+    """九莲宝灯: the fans of its best reading but one terminal pung's 幺九刻 (rule
+    point ``nine_gates_takes_one_terminal_pung``), by the winning tile's rank."""
     for f in range(N_FANS):
         fan[f] = 0
     fan[NINE_GATES] = 1
@@ -1374,9 +1441,9 @@ def _score_nine_gates(win_tile, sd, t4, kong, wall, fan):
         fan[PUNG_OF_TERMINALS_OR_HONORS] = 1
     else:
         fan[SHORT_STRAIGHT] = 1
-    _win_flag_fans(fan, sd, t4, kong, wall)
-    _exclusions(fan)
-    return _finish(fan)
+    _concealed_form_flags(fan, sd, t4, kong, wall)
+    _exclusions(fan, opts)
+    return _finish(fan, opts)
 
 
 @hjit
@@ -1519,7 +1586,7 @@ def _score_knitted_straight(
         hog -= 1
     if hog > 0:
         fan[TILE_HOG] = hog
-    _exclusions(fan)
+    _exclusions(fan, opts)
     if set_kind >= 2 and set_tile >= 27 and set_tile <= 30:
         _wind_pung(fan, set_tile, seat_w, round_w)
     # record the reading: set, pair
@@ -1532,7 +1599,7 @@ def _score_knitted_straight(
     sets[2, 0] = 6
     sets[2, 1] = k
     sets[2, 2] = 0
-    return _finish(fan), k
+    return _finish(fan, opts), k
 
 
 # ---------------------------------------------------------------- one hand
@@ -1567,7 +1634,8 @@ def score_hand(
     seat_wind, round_wind : int
         0-3 = East, South, West, North.
     opts : int
-        Bit mask of :data:`OPT_MINGAN_GANG`, :data:`OPT_KNITTED_WAIT`.
+        Bit mask of options, kernel switches and profile (module docstring;
+        :func:`mjstats.rulesets.mcr.binding.opts`).
     scratch : tuple of arrays
         From :func:`new_work` (reused; one per thread).
     fan_out : uint8 (82,)
@@ -1671,7 +1739,7 @@ def _score_hand(
     # ---- special forms
     if n_melds == 0:
         if odd_c == 0 and is_seven_pairs(concealed):
-            best_total, form = _score_seven_pairs(concealed, sd, t4, kong, wall, fan)
+            best_total, form = _score_seven_pairs(concealed, sd, t4, kong, wall, opts, fan)
             best_is_seven_pairs = form == FORM_SEVEN_PAIRS
             for f in range(N_FANS):
                 fan_out[f] = fan[f]
@@ -1690,9 +1758,9 @@ def _score_hand(
                     form = FORM_LESSER_KNITTED
                     if nh == 5:
                         fan[KNITTED_STRAIGHT] = 1
-                _win_flag_fans(fan, sd, t4, kong, wall)
-                _exclusions(fan)
-                total = _finish(fan)
+                _concealed_form_flags(fan, sd, t4, kong, wall)
+                _exclusions(fan, opts)
+                total = _finish(fan, opts)
                 for f in range(N_FANS):
                     fan_out[f] = fan[f]
                 bsets[0, 0] = 6
@@ -1702,9 +1770,9 @@ def _score_hand(
             for f in range(N_FANS):
                 fan[f] = 0
             fan[THIRTEEN_ORPHANS] = 1
-            _win_flag_fans(fan, sd, t4, kong, wall)
-            _exclusions(fan)
-            total = _finish(fan)
+            _concealed_form_flags(fan, sd, t4, kong, wall)
+            _exclusions(fan, opts)
+            total = _finish(fan, opts)
             for f in range(N_FANS):
                 fan_out[f] = fan[f]
             return total, FORM_THIRTEEN_ORPHANS
@@ -1740,7 +1808,7 @@ def _score_hand(
         and ((pm_c & ~_SUIT0) == 0 or (pm_c & ~_SUIT1) == 0 or (pm_c & ~_SUIT2) == 0)
         and is_nine_gates(standing, win_tile)
     ):
-        total = _score_nine_gates(win_tile, sd, t4, kong, wall, fan)
+        total = _score_nine_gates(win_tile, sd, t4, kong, wall, opts, fan)
         for f in range(N_FANS):
             fan_out[f] = fan[f]
         return total, FORM_NINE_GATES
@@ -1796,6 +1864,7 @@ def _score_hand(
                 sets, pairs[d], win_tile, sd, unique_wait, seat_wind, round_wind, opts, src,
                 dst, tmp, not direct,
             )  # fmt: skip
+            # rule point best_reading_tie_order
             better = total > best_total  # always, for the single reading of the direct path
             if not better and total == best_total:
                 better = dst[PURE_TRIPLE_CHOW] > 0 or dst[TRIPLE_PUNG] > 0 or best_is_seven_pairs

@@ -6,6 +6,15 @@ ruleset id (a branch, so kernels stay cacheable: numba cannot cache kernels
 that take other jitted functions as arguments), adds flower points and decides
 legality. :func:`kernel_spec` turns a :class:`~mjstats.rules.Ruleset` into the
 plain scalars those kernels take.
+
+The binding for numba callers: ``spec = kernel_spec(rs)`` in Python, then pass
+``spec.ruleset_id, spec.opts, spec.minimum, spec.flowers_count_toward_minimum``
+(plain integers) and the scratch of :func:`new_scratch` to :func:`score_one`
+inside your kernel. ``kernel_spec`` asks the ruleset's binding
+(``rs.kernel``, :mod:`mjstats.rulesets`): its ``RULESET_ID`` and ``opts(rs)``.
+For MCR, ``opts`` holds the options, the profile's kernel switches and the
+profile's row of the kernel's points and 不计 tables, so a profile
+(``"mcr:wmo-2014"``) needs nothing else from the caller.
 """
 
 from __future__ import annotations
@@ -18,11 +27,11 @@ from mjstats.kernels import mcr, two_player
 from mjstats.kernels._jit import ijit, jit
 from mjstats.kernels.bits import popcount
 from mjstats.kernels.legality import is_legal
+from mjstats.rulesets.mcr.binding import RULESET_ID as RULESET_MCR
+from mjstats.rulesets.two_player.binding import RULESET_ID as RULESET_TWO_PLAYER
 
 __all__ = ["RULESET_IDS", "KernelSpec", "kernel_spec", "new_scratch", "score_one"]
 
-RULESET_MCR = 0
-RULESET_TWO_PLAYER = 1
 RULESET_IDS = {"mcr": RULESET_MCR, "two-player": RULESET_TWO_PLAYER}
 """Ruleset name -> id taken by :func:`score_one`."""
 
@@ -39,7 +48,8 @@ class KernelSpec(NamedTuple):
 
 
 def kernel_spec(rs) -> KernelSpec:
-    """The :class:`KernelSpec` of a :class:`~mjstats.rules.Ruleset`.
+    """The :class:`KernelSpec` of a :class:`~mjstats.rules.Ruleset`, from its
+    kernel binding (``rs.kernel``: ``RULESET_ID``, ``opts(rs)``).
 
     Examples
     --------
@@ -47,17 +57,10 @@ def kernel_spec(rs) -> KernelSpec:
     >>> kernel_spec(get_ruleset("mcr")).minimum
     8
     """
-    if rs.name not in RULESET_IDS:
-        raise ValueError(f"no scoring kernel for ruleset {rs.name!r}")
-    opts = 0
-    if rs.name == "mcr":
-        if rs.options.get("mingan_gang", True):
-            opts |= mcr.OPT_MINGAN_GANG
-        if rs.options.get("knitted_straight_wait_fans", True):
-            opts |= mcr.OPT_KNITTED_WAIT
+    binding = rs.kernel  # ValueError when the ruleset has no kernel
     return KernelSpec(
-        RULESET_IDS[rs.name],
-        opts,
+        binding.RULESET_ID,
+        binding.opts(rs),
         rs.minimum,
         bool(rs.options.get("flowers_count_toward_minimum", False)),
         rs.n_fans,

@@ -1,6 +1,6 @@
 """Two-player (二人麻将) fan kernels.
 
-Fan ids are those of :mod:`mjstats.rules.two_player`; the points and the
+Fan ids are those of :mod:`mjstats.rulesets.two_player`; the points and the
 exclusion (不记番) table are built from that module's data at import (plain
 numpy arrays, frozen into the kernels as constants), so the rule text's
 不记番 lists act through :data:`EXCLUDES` and nowhere else.
@@ -43,7 +43,7 @@ from mjstats.kernels.decompose import (
     keep_reading,
 )
 from mjstats.kernels.legality import is_legal
-from mjstats.rules.two_player import FANS as _FANS
+from mjstats.rulesets.two_player import FANS as _FANS
 
 __all__ = [
     "EXCLUDES",

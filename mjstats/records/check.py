@@ -355,7 +355,7 @@ def records_aggregate(records: RecordSet, ruleset: Ruleset | str | None = None) 
     c["form_count"] += np.bincount(scored.form[ok], minlength=n_forms)[:n_forms]
     for name in ("games", "drawn", "aborted", "bad"):
         c[name] = np.array([getattr(records, name)], np.int64)
-    params = {"ruleset": rs.name, "options": dict(rs.options)}
+    params = {"ruleset": rs.spec, "options": dict(rs.options)}
     meta = {"sources": sorted(set(records.recorded["source"]))}
     return Aggregate("records", params, c, meta)
 

@@ -2,7 +2,7 @@
 
 The judge writes fans by their Chinese names (``Fan 9 混一色*1+箭刻*1+老少副*1``
 in the text data set, ``"name"`` entries in a JSON log). They are the names of
-the MCR ruleset (:data:`mjstats.rules.mcr.FANS`, ``zh``), except for the wait
+the MCR ruleset (:data:`mjstats.rulesets.mcr.FANS`, ``zh``), except for the wait
 fans, which have had several spellings:
 
 =================  ============  ===========  ============
@@ -34,17 +34,21 @@ _ALIASES = {
     "独听・边张": "edge_wait",
     "独听・嵌张": "closed_wait",
     "独听・单钓": "single_wait",
-    "独听·边张": "edge_wait",  # the same with U+00B7 instead of U+30FB
+}
+#: the same with U+00B7 instead of U+30FB (lookalikes, not written by the judge)
+_LOOKALIKES = {
+    "独听·边张": "edge_wait",
     "独听·嵌张": "closed_wait",
     "独听·单钓": "single_wait",
 }
 
 
 def _judge_names() -> dict[str, str]:
-    from mjstats.rules.mcr import FANS
+    from mjstats.rulesets.mcr import FANS
 
     names = {f.zh: f.key for f in FANS}
     names.update(_ALIASES)
+    names.update(_LOOKALIKES)
     return names
 
 

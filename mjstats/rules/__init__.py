@@ -1,8 +1,8 @@
 """Registry of rulesets.
 
-Each ruleset lives in its own module (``mjstats.rules.mcr``, ...) and exposes a
-module-level ``RULESET``. Modules are imported on first use so that
-``import mjstats`` stays fast.
+Each ruleset is one package (``mjstats.rulesets.mcr``, ...; see
+:mod:`mjstats.rulesets`) exposing a module-level ``RULESET``. Packages are
+imported on first use so that ``import mjstats`` stays fast.
 """
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ from __future__ import annotations
 import importlib
 
 from mjstats.errors import UnknownRulesetError
-from mjstats.rules.base import FanDef, Ruleset
+from mjstats.rulesets.base import FanDef, Profile, Ruleset
 
-__all__ = ["FanDef", "Ruleset", "get_ruleset", "rulesets"]
+__all__ = ["FanDef", "Profile", "Ruleset", "diff", "get_ruleset", "rulesets"]
 
 # registry name -> module path
 _MODULES = {
-    "mcr": "mjstats.rules.mcr",
-    "two-player": "mjstats.rules.two_player",
+    "mcr": "mjstats.rulesets.mcr",
+    "two-player": "mjstats.rulesets.two_player",
 }
 
 
@@ -40,19 +40,37 @@ def rulesets() -> list[str]:
     return names
 
 
-def get_ruleset(ruleset: str | Ruleset = "mcr", **options: object) -> Ruleset:
-    """Resolve a ruleset name (or pass a :class:`Ruleset` through), applying options.
+def get_ruleset(
+    ruleset: str | Ruleset = "mcr", profile: str | None = None, **options: object
+) -> Ruleset:
+    """Resolve a ruleset name (or pass a :class:`Ruleset` through), applying a
+    profile and options.
+
+    Parameters
+    ----------
+    ruleset : str or Ruleset
+        A registered name (:func:`rulesets`), optionally with a profile after a
+        colon (``"mcr:wmo-2014"``), or a :class:`Ruleset`.
+    profile : str, optional
+        A named reading of the ruleset (``Ruleset.profile_names()``; MCR:
+        ``"reference"``, the default, and ``"wmo-2014"``). Overrides the one
+        after the colon.
+    **options
+        Option values (``Ruleset.options``), applied after the profile's own.
 
     Examples
     --------
     >>> from mjstats.rules import get_ruleset
     >>> get_ruleset("mcr").minimum
     8
+    >>> get_ruleset("mcr:wmo-2014").profile == get_ruleset("mcr", profile="wmo-2014").profile
+    True
     """
     if isinstance(ruleset, Ruleset):
         rs = ruleset
     else:
-        key = str(ruleset).lower().replace("_", "-")
+        name, _, named_profile = str(ruleset).partition(":")
+        key = name.strip().lower().replace("_", "-")
         if key not in _MODULES:
             raise UnknownRulesetError(
                 f"unknown ruleset {ruleset!r}; choose one of {', '.join(rulesets())}"
@@ -61,4 +79,14 @@ def get_ruleset(ruleset: str | Ruleset = "mcr", **options: object) -> Ruleset:
             rs = importlib.import_module(_MODULES[key]).RULESET
         except ModuleNotFoundError:
             raise UnknownRulesetError(f"ruleset {ruleset!r} is not available yet") from None
+        if profile is None and named_profile:
+            profile = named_profile.strip().lower()
+    if profile is not None and profile != rs.profile:
+        try:
+            rs = rs.with_profile(profile)
+        except ValueError as exc:
+            raise UnknownRulesetError(str(exc)) from None
     return rs.with_options(**options) if options else rs
+
+
+from mjstats.rules.compare import diff  # noqa: E402 (it uses get_ruleset)

@@ -289,7 +289,7 @@ class AnalyzeStudy(_PicklableRuleset, Study):
         from mjstats.tiles import format_tiles
 
         p = {
-            "ruleset": self.ruleset.name,
+            "ruleset": self.ruleset.spec,
             "hand": self.position.text,
             "visible": format_tiles(self.position.visible),
             "seat_wind": self.position.seat_wind,

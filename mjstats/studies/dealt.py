@@ -262,9 +262,9 @@ class DealtStudy(Study):
         # a Ruleset holds mappingproxy objects, which do not pickle: send name and options
         state = dict(self.__dict__)
         rs = state["ruleset"]
-        if get_ruleset(rs.name, **rs.options) == rs:  # a registered ruleset: send its name
+        if get_ruleset(rs.spec, **rs.options) == rs:  # a registered ruleset: send its name
             del state["ruleset"]
-            state["_ruleset_spec"] = (rs.name, dict(rs.options))
+            state["_ruleset_spec"] = (rs.spec, dict(rs.options))
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -275,7 +275,7 @@ class DealtStudy(Study):
 
     def params(self) -> dict[str, Any]:
         return {
-            "ruleset": self.ruleset.name,
+            "ruleset": self.ruleset.spec,
             "options": dict(self.ruleset.options),
             "n": self.n,
             "seed": self.seed,

@@ -315,7 +315,7 @@ class ExactStudy(Study):
 
     def params(self) -> dict[str, Any]:
         return {
-            "ruleset": self.ruleset.name,
+            "ruleset": self.ruleset.spec,
             "options": dict(self.ruleset.options),
             "exact": True,
             "convention": "complete 14-tile deal; uniform winning tile; self-drawn; East/East",
@@ -411,7 +411,7 @@ def exact_summary(agg: Aggregate) -> dict[str, Any]:
     hist = agg["total_hist"].sum(axis=0)
     diag = np.diag(agg["cooccurrence"])
     return {
-        "ruleset": rs.name,
+        "ruleset": rs.spec,
         "distinct_complete_hands": int(agg["distinct"][0]),
         "p_complete": int(agg["deal_weight"][0]) / deals,
         "p_complete_riichi_forms": riichi / deals,

@@ -386,7 +386,7 @@ def _finish_regular(state, counts_sets, kinds, tiles, pair, mode_melds, conc, me
 @jit
 def _chicken_ok(kinds, tiles):
     """Sets with no set-combination fan and all three suits (a 无番和 candidate)."""
-    seen = np.zeros(3, np.bool_)
+    seen = np.zeros(4, np.bool_)  # the three suits, then honours (a pung of them: 3)
     for i in range(4):
         seen[tiles[i] // 9] = True
         for j in range(i + 1, 4):

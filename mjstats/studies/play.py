@@ -153,7 +153,7 @@ def wall_tiles(ruleset: Ruleset, remove: np.ndarray | None = None) -> np.ndarray
 
 
 def _options_param(ruleset: Ruleset) -> dict[str, Any]:
-    default = get_ruleset(ruleset.name).options
+    default = get_ruleset(ruleset.spec).options
     return {k: v for k, v in ruleset.options.items() if default.get(k) != v}
 
 
@@ -164,7 +164,7 @@ class _PicklableRuleset:
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         rs = state.pop("ruleset")
-        state["_ruleset_spec"] = (rs.name, _options_param(rs))
+        state["_ruleset_spec"] = (rs.spec, _options_param(rs))
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -240,7 +240,7 @@ class PlayStudy(_PicklableRuleset, Study):
 
     def params(self) -> dict[str, Any]:
         p = {
-            "ruleset": self.ruleset.name,
+            "ruleset": self.ruleset.spec,
             "n_games": self.n_games,
             "seed": self.seed,
             "policy": self.policy_name,

@@ -177,7 +177,7 @@ class SampleStudy(Study):
 
     def params(self) -> dict[str, Any]:
         return {
-            "ruleset": self.ruleset.name,
+            "ruleset": self.ruleset.spec,
             "options": dict(self.ruleset.options),
             "n": self.n,
             "seed": self.seed,

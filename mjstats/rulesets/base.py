@@ -9,6 +9,7 @@ returns a new one.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -16,7 +17,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-__all__ = ["FanDef", "Ruleset"]
+__all__ = ["FanDef", "Profile", "RulePoint", "Ruleset"]
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,67 @@ class FanDef:
     en: str
     points: int
     excludes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RulePoint:
+    """A rule of a ruleset that is not a plain 不计 pair of its fan table.
+
+    Attributes
+    ----------
+    key : str
+        Stable snake_case name; the kernel function or comment that applies it
+        names it too (grep for the key).
+    fans : tuple of str
+        Keys of the fans it involves.
+    rule : str
+        What it does, in one or two sentences, with its source.
+    """
+
+    key: str
+    fans: tuple[str, ...]
+    rule: str
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A named reading of a ruleset: a documented bundle of rule decisions.
+
+    A profile changes the fan table (points, the names a changed value shows
+    under, 不计 lists), fixes options, and may add rule points that its kernel
+    applies (the binding turns their keys into kernel switches). Every decision
+    is applied to every candidate reading before the best one is chosen: the
+    kernel scores each reading with the profile's table.
+
+    Attributes
+    ----------
+    name : str
+        Registry name, e.g. ``"wmo-2014"`` (``get_ruleset("mcr:wmo-2014")``).
+    title : str
+        What it follows (the rulebook, edition).
+    points : Mapping
+        Fan key -> points of one occurrence under the profile.
+    names : Mapping
+        Fan key -> ``(zh, en)`` the fan shows under the profile.
+    excludes : Mapping
+        Fan key -> its 不计 list (fan keys) under the profile, replacing the base one.
+    options : Mapping
+        Option values the profile fixes.
+    rule_points : tuple of RulePoint
+        Rules the profile adds (kernel switches, by key).
+    """
+
+    name: str
+    title: str
+    points: Mapping[str, int] = field(default_factory=dict)
+    names: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    excludes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    options: Mapping[str, object] = field(default_factory=dict)
+    rule_points: tuple[RulePoint, ...] = ()
+
+    def __post_init__(self) -> None:
+        for name in ("points", "names", "excludes", "options"):
+            object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
 
 
 @dataclass(frozen=True)
@@ -74,6 +136,22 @@ class Ruleset:
         only under the option ``flowers_count_toward_minimum``.
     options : Mapping
         Named switches (read-only); see the ruleset module for their meaning.
+    rule_points : tuple of RulePoint
+        The rules that are not plain 不计 pairs of ``fans`` (named, documented
+        entries; the kernel's functions for them carry the same keys).
+    profile : str
+        The profile (reading) in use; ``default_profile`` unless chosen.
+    profiles : tuple of Profile
+        The profiles other than the default one (``get_ruleset("mcr",
+        profile="wmo-2014")``, ``"mcr:wmo-2014"``).
+    default_profile : str
+        Name of the reading the fan table itself follows (``"reference"``).
+    binding : str
+        Module path of the ruleset's kernel binding (``mjstats.rulesets.<name>.binding``):
+        what generic code (``score``, ``score_batch``, the studies, the numba
+        callers of :func:`mjstats.kernels.scoring.score_one`) asks instead of
+        branching on the ruleset's name. ``""``: no scoring kernel. See
+        :mod:`mjstats.rulesets` for what a binding holds.
     """
 
     name: str
@@ -87,6 +165,11 @@ class Ruleset:
     opponents: int = 3
     flower_fans: tuple[str, ...] = ()
     options: Mapping[str, object] = field(default_factory=dict)
+    rule_points: tuple[RulePoint, ...] = ()
+    profile: str = "reference"
+    profiles: tuple[Profile, ...] = ()
+    default_profile: str = "reference"
+    binding: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
@@ -96,6 +179,9 @@ class Ruleset:
         known = set(keys)
         if set(self.flower_fans) - known:
             raise ValueError(f"ruleset {self.name!r}: unknown flower fans")
+        for p in self.rule_points:
+            if set(p.fans) - known:  # pragma: no cover (a table error)
+                raise ValueError(f"ruleset {self.name!r}: rule point {p.key!r} names unknown fans")
         for f in self.fans:
             unknown = set(f.excludes) - known
             if unknown:
@@ -103,7 +189,76 @@ class Ruleset:
 
     # Hash/eq by identity of content that matters for caching compiled options.
     def __hash__(self) -> int:
-        return hash((self.name, tuple(sorted(self.options.items()))))
+        return hash((self.name, self.profile, tuple(sorted(self.options.items()))))
+
+    @property
+    def spec(self) -> str:
+        """The name :func:`mjstats.rules.get_ruleset` takes for this ruleset and
+        profile: ``"mcr"``, ``"mcr:wmo-2014"`` (options not included)."""
+        if self.profile == self.default_profile:
+            return self.name
+        return f"{self.name}:{self.profile}"
+
+    def profile_names(self) -> list[str]:
+        """Names of the profiles, the default one first."""
+        return [self.default_profile, *(p.name for p in self.profiles)]
+
+    def with_profile(self, profile: str) -> Ruleset:
+        """This ruleset (the default profile's fan table and options changed by
+        ``with_options``) under the profile ``profile``.
+
+        Raises ``ValueError`` for a profile the ruleset does not have.
+
+        Examples
+        --------
+        >>> from mjstats.rules import get_ruleset
+        >>> wmo = get_ruleset("mcr").with_profile("wmo-2014")
+        >>> wmo.spec, int(wmo.points[wmo.fan_id("two_concealed_kongs")])
+        ('mcr:wmo-2014', 8)
+        """
+        if profile == self.profile:
+            return self
+        if self.profile != self.default_profile:
+            raise ValueError("with_profile() starts from the default profile")
+        if profile == self.default_profile:
+            return self
+        chosen = {p.name: p for p in self.profiles}.get(profile)
+        if chosen is None:
+            raise ValueError(
+                f"ruleset {self.name!r} has no profile {profile!r}; "
+                f"known: {', '.join(self.profile_names())}"
+            )
+        known = {f.key for f in self.fans}
+        for table in (chosen.points, chosen.names, chosen.excludes):
+            if set(table) - known:
+                raise ValueError(f"profile {profile!r} names unknown fans {set(table) - known}")
+        fans = []
+        for f in self.fans:
+            zh, en = chosen.names.get(f.key, (f.zh, f.en))
+            fans.append(
+                replace(
+                    f,
+                    zh=zh,
+                    en=en,
+                    points=chosen.points.get(f.key, f.points),
+                    excludes=tuple(chosen.excludes.get(f.key, f.excludes)),
+                )
+            )
+        rs = replace(
+            self,
+            fans=tuple(fans),
+            rule_points=self.rule_points + chosen.rule_points,
+            profile=profile,
+        )
+        return rs.with_options(**chosen.options) if chosen.options else rs
+
+    @property
+    def kernel(self):
+        """The kernel binding module (imported on first use); ``ValueError`` when
+        the ruleset has none."""
+        if not self.binding:
+            raise ValueError(f"no scoring kernel for ruleset {self.name!r}")
+        return importlib.import_module(self.binding)
 
     @property
     def n_fans(self) -> int:

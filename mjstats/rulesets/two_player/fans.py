@@ -37,7 +37,7 @@ interpretation of the text.
 
 Examples
 --------
->>> from mjstats.rules.two_player import RULESET
+>>> from mjstats.rulesets.two_player import RULESET
 >>> RULESET.n_fans
 66
 >>> f = RULESET.fans[RULESET.fan_id("big_wheel")]
@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mjstats.rules.base import FanDef, Ruleset
+from mjstats.rulesets.base import FanDef, Ruleset
 
 __all__ = [
     "ALIASES",
@@ -90,7 +90,7 @@ _CHOW, _PUNG, _KONG, _CKONG = 1, 2, 3, 4
 
 @dataclass(frozen=True)
 class TwoPlayerFan(FanDef):
-    """A :class:`~mjstats.rules.base.FanDef` with the text's claim condition and
+    """A :class:`~mjstats.rulesets.base.FanDef` with the text's claim condition and
     verbatim 不记番 list (see the module docstring)."""
 
     excludes_zh: tuple[str, ...] = ()
@@ -261,4 +261,5 @@ RULESET = Ruleset(
         "eight_immortals",
     ),
     options={"flowers_count_toward_minimum": True},
+    binding="mjstats.rulesets.two_player.binding",
 )

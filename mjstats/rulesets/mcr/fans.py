@@ -31,7 +31,7 @@ Options
 
 Examples
 --------
->>> from mjstats.rules.mcr import RULESET
+>>> from mjstats.rulesets.mcr import RULESET
 >>> RULESET.n_fans
 82
 >>> f = RULESET.fans[RULESET.fan_id("pure_double_chow")]
@@ -41,9 +41,10 @@ Examples
 
 from __future__ import annotations
 
-from mjstats.rules.base import FanDef, Ruleset
+from mjstats.rulesets.base import FanDef, RulePoint, Ruleset
+from mjstats.rulesets.mcr.profiles import PROFILES
 
-__all__ = ["FANS", "FORMS", "RULESET"]
+__all__ = ["FANS", "FORMS", "RULESET", "RULE_POINTS"]
 
 _F = FanDef
 
@@ -365,6 +366,61 @@ FANS: tuple[FanDef, ...] = (
     ),
 )
 
+_R = RulePoint
+
+#: The reference's rules that are not plain 不计 pairs of :data:`FANS`. The
+#: kernel (:mod:`mjstats.kernels.mcr`) applies each in the function or comment
+#: that carries its key; ``docs/mcr-rules.md`` gives the rule texts' clauses.
+RULE_POINTS: tuple[RulePoint, ...] = (
+    _R(
+        "excluded_fans_exclude_nothing",
+        ("four_concealed_pungs", "fully_concealed_hand", "self_drawn"),
+        "The 不计 pass runs in fan-id (value) order and a fan removed before its turn "
+        "excludes nothing. So 四暗刻, which excludes 不求人, turns a self-drawn 不求人 "
+        "into 自摸 (1), as the reference scores it.",
+    ),
+    _R(
+        "account_once_chow_pairs",
+        ("pure_double_chow", "mixed_double_chow", "short_straight", "two_terminal_chows"),
+        "Account-once (一套不能重复组合): a chow takes part in at most one two-chow fan "
+        "beyond the first combination it forms, so three or four chows score at most "
+        "(chows - 1) of 一般高, 喜相逢, 连六, 老少副, duplicates dropped in the order "
+        "老少副, 连六, 喜相逢, 一般高; next to a three-chow fan, one more pair fan of the "
+        "fourth chow (the best: 一般高 > 喜相逢 > 连六 > 老少副).",
+    ),
+    _R(
+        "big_three_winds_take_terminal_pungs",
+        ("big_three_winds", "pung_of_terminals_or_honors"),
+        "三风刻 takes the 幺九刻 of its three wind pungs (the reference's count: three "
+        "幺九刻 fewer, none below zero).",
+    ),
+    _R(
+        "wind_pungs_replace_terminal_pung",
+        ("prevalent_wind", "seat_wind", "pung_of_terminals_or_honors"),
+        "Each wind pung that scores 圈风刻 or 门风刻 loses its 幺九刻 (one for a pung "
+        "that is both), unless 三风刻, 混幺九, 字一色 or 小四喜 counted (they take the "
+        "幺九刻 themselves); under 大四喜 neither wind fan is scored.",
+    ),
+    _R(
+        "discard_completes_pung_melded",
+        ("two_concealed_pungs", "three_concealed_pungs", "four_concealed_pungs"),
+        "A concealed pung of the winning tile completed by a discard counts as melded, "
+        "unless the tile can be read as part of a concealed chow.",
+    ),
+    _R(
+        "nine_gates_takes_one_terminal_pung",
+        ("nine_gates", "pung_of_terminals_or_honors"),
+        "九莲宝灯 keeps the fans of its best reading except one terminal pung's 幺九刻 "
+        "(1112345678999 + the winning tile).",
+    ),
+    _R(
+        "best_reading_tie_order",
+        ("pure_triple_chow", "triple_pung", "seven_pairs"),
+        "Among readings of equal total the reference keeps the first, except that a "
+        "later one with 一色三同顺 or 三同刻, or one replacing seven pairs, wins.",
+    ),
+)
+
 #: Names of the form codes of ``BatchScore.form`` (code k is ``FORMS[k]``; 0 = not complete).
 FORMS = (
     "none",
@@ -393,9 +449,12 @@ RULESET = Ruleset(
     ),
     forms=FORMS,
     flower_fans=("flower_tiles",),
+    rule_points=RULE_POINTS,
+    profiles=PROFILES,
     options={
         "mingan_gang": True,
         "flowers_count_toward_minimum": False,
         "knitted_straight_wait_fans": True,
     },
+    binding="mjstats.rulesets.mcr.binding",
 )
