@@ -172,7 +172,7 @@ def _pmgb(draw):
     kw = h.to_pymahjonggb()
     for _ in range(draw(st.integers(0, 2))):
         key = draw(st.sampled_from(sorted(kw)))
-        if key == "hand" and kw["hand"] and draw(st.booleans()):
+        if key == "hand" and isinstance(kw["hand"], tuple) and kw["hand"] and draw(st.booleans()):
             hand = list(kw["hand"])
             hand[draw(st.integers(0, len(hand) - 1))] = draw(_junk)
             kw["hand"] = tuple(hand)
