@@ -104,3 +104,12 @@ def test_ci_runs_the_readme_test_command_verbatim():
     assert "set -euo pipefail" in ci
     assert any(line.startswith(TEST_COMMAND) for line in ci.splitlines())
     assert (ROOT / ".ci" / "run").stat().st_mode & 0o111, ".ci/run must be executable"
+
+
+def test_readme_is_short_and_its_links_exist():
+    """The README is for users: at most 250 lines, every docs/ page it links to exists."""
+    assert README.count("\n") <= 250
+    links = re.findall(r"\]\(((?:docs|notebooks)/[^)#]+)\)", README)
+    assert len(links) >= 10
+    missing = [link for link in links if not (ROOT / link).exists()]
+    assert not missing, missing
