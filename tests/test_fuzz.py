@@ -17,6 +17,7 @@ import contextlib
 import copy
 import io
 import json
+import signal
 import tempfile
 from pathlib import Path
 
@@ -409,6 +410,9 @@ _COMMANDS = {
 }  # fmt: skip
 
 
+HANG = 300  # seconds for one in-process command (a cold numba cache compiles in it)
+
+
 @st.composite
 def _command_argv(draw):
     name = draw(st.sampled_from(sorted(_COMMANDS)))
@@ -446,11 +450,18 @@ def test_fuzz_cli_commands(slow, cli_dir):
     threads = numba.get_num_threads()
     ckpt = (cli_dir / "run.ckpt").read_bytes()
 
+    def hang(signum, frame):
+        raise AssertionError("no result within HANG seconds: a hang")
+
     def prop(argv):
         argv = [a.replace("{tmp}", str(cli_dir)) for a in argv]
+        previous = signal.signal(signal.SIGALRM, hang)
+        signal.alarm(HANG)
         try:
             _cli_prop(argv)
         finally:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, previous)
             numba.set_num_threads(threads)
             (cli_dir / "run.ckpt").write_bytes(ckpt)  # a resumed run rewrites it
 
