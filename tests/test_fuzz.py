@@ -444,8 +444,10 @@ def cli_dir(tmp_path_factory, checkpoint):
 
 
 @pytest.mark.parametrize("slow", SLOW)
-def test_fuzz_cli_commands(slow, cli_dir):
+def test_fuzz_cli_commands(slow, cli_dir, monkeypatch):
     import numba
+
+    monkeypatch.chdir(cli_dir)  # a path option given a stray token writes there
 
     threads = numba.get_num_threads()
     ckpt = (cli_dir / "run.ckpt").read_bytes()
