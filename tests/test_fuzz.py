@@ -17,6 +17,7 @@ import contextlib
 import copy
 import io
 import json
+import signal
 import tempfile
 from pathlib import Path
 
@@ -321,3 +322,176 @@ def test_fuzz_checkpoints(slow, checkpoint, tmp_path):
         assert loaded == original  # only a change JSON does not see (whitespace) loads
 
     _run(prop, _mutations(len(raw)), _sizes(slow))
+
+
+# ------------------------------------------------------ CLI: every command's options
+# Each command gets option values drawn from valid and invalid ones, in random
+# combinations and orders. Cheap by construction: a study always has a small or
+# invalid --n (exact, which takes none, is a usage error), analyze a small --n,
+# bench always an unknown task (refused while parsing), --dask only addresses
+# refused without connecting; --threads is restored afterwards.
+
+_BAD = ["", "x", "-1", "1.5", "nan", "1e400", str(2**64), "²"]
+_STUDY = {
+    "--n": ["0", "1", "7", "2e3", *_BAD],
+    "--seed": ["0", "3", *_BAD],
+    "--ruleset": ["mcr", "MCR", "two-player", "riichi", ""],
+    "--tiles": ["13", "14", "15", "x"],
+    "--useful": None,
+    "--no-useful": None,
+    "--per-form": None,
+    "--no-per-form": None,
+    "--policy": ["efficiency", "fan-aware", "random", ""],
+    "--draws": ["1", "21", "124", "0", "x"],
+    "--last-tile": None,
+    "--no-last-tile": None,
+    "--top": ["0", "3", "-1", "x"],
+    "--out": ["{tmp}/out", "{tmp}/file"],
+    "--json": ["{tmp}/s.json", "{tmp}", "{tmp}/no/such/dir/s.json"],
+    "--checkpoint": ["{tmp}/new.ckpt", "{tmp}/run.ckpt", "{tmp}/file"],
+    "--resume": [None, "{tmp}/run.ckpt", "{tmp}/file", "{tmp}/none.ckpt"],
+    "--dask": [
+        "bogus",
+        "local:0",
+        "local:-1",
+        "local:x",
+        "local:99999",
+        "tcp://h:0",
+        "foo://h:1",
+        "tcp://",
+        "",
+    ],
+    "--threads": ["1", "2", "0", "x"],
+    "--no-progress": None,
+}
+_ANALYZE = {
+    "--draws": ["1", "3", "0", "x"],
+    "--n": ["1", "20", "0", *_BAD],
+    "--seed": ["1", *_BAD],
+    "--policy": ["efficiency", "fan-aware", "x"],
+    "--visible": ["", "1z", "1z1z1z1z1z", "9x", "²"],
+    "--ruleset": ["mcr", "two-player", "riichi"],
+    "--last-tile": None,
+    "--json": ["{tmp}/a.json", "{tmp}"],
+}
+_RECORDS = {
+    "--check": None,
+    "--json": None,
+    "--skip-bad": None,
+    "--top": ["2", "-1", "x"],
+    "--out": ["{tmp}/rec", "{tmp}/file"],
+}
+_REPORT = {
+    "--table": ["fans", "totals", "nope"],
+    "--kind": ["x"],
+    "--format": ["csv", "x"],
+    "--top": ["3", "-1"],
+    "--out": ["{tmp}/r.csv", "{tmp}/no/such/r.csv"],
+}
+_BENCH = {
+    "--quick": None,
+    "--json": ["{tmp}/b.json"],
+    "--scale": ["0.1", "0", "-1", "x"],
+    "--markdown": None,
+    "--strict": None,
+    "--peer": ["bogus", "os:path", "x:"],
+    "--peer-input": ["hand", "x"],
+    "--no-progress": None,
+}
+_PATHS = ["{tmp}/file", "{tmp}/empty", "{tmp}/none", str(DATA / "sample.txt")]
+_COMMANDS = {
+    # command -> (positional choices, option grammar, tokens always appended)
+    "study": (["sample", "dealt", "exact", "play", "nope", None], _STUDY, ["--n", "5"]),
+    "analyze": (["2367m3345p1568s16z", "123m456p789s1133z", "1m", "x"], _ANALYZE, ["--n", "8"]),
+    "records": (_PATHS, _RECORDS, []),
+    "replay": (["{tmp}/file", "{tmp}/empty", "{tmp}/none"], {"--json": None}, []),
+    "report": (["{tmp}/file", "{tmp}/none", "{tmp}/run.ckpt"], _REPORT, []),
+    "bench": ([None], _BENCH, ["--tasks", "nope"]),
+}  # fmt: skip
+
+
+HANG = 300  # seconds for one in-process command (a cold numba cache compiles in it)
+
+
+@st.composite
+def _command_argv(draw):
+    name = draw(st.sampled_from(sorted(_COMMANDS)))
+    positional, grammar, always = _COMMANDS[name]
+    argv = [name]
+    first = draw(st.sampled_from(positional))
+    options = draw(st.lists(st.sampled_from(sorted(grammar)), max_size=5))
+    if first is not None:
+        argv.append(first)
+    argv += always if name != "study" or first != "exact" else []
+    for opt in options:
+        values = grammar[opt]
+        argv.append(opt)
+        value = draw(st.sampled_from(values)) if values is not None else None
+        if value is not None:
+            argv.append(value)
+    if draw(st.booleans()):  # a stray token somewhere
+        argv.insert(draw(st.integers(1, len(argv))), draw(_tokens))
+    return argv
+
+
+@pytest.fixture(scope="module")
+def cli_dir(tmp_path_factory, checkpoint):
+    folder = tmp_path_factory.mktemp("cli")
+    (folder / "file").write_bytes(b"not \xff anything\n")
+    (folder / "empty").mkdir()
+    (folder / "run.ckpt").write_bytes(checkpoint[1])
+    return folder
+
+
+@pytest.mark.parametrize("slow", SLOW)
+def test_fuzz_cli_commands(slow, cli_dir, monkeypatch):
+    import numba
+
+    monkeypatch.chdir(cli_dir)  # a path option given a stray token writes there
+
+    threads = numba.get_num_threads()
+    ckpt = (cli_dir / "run.ckpt").read_bytes()
+
+    def hang(signum, frame):
+        raise AssertionError("no result within HANG seconds: a hang")
+
+    def prop(argv):
+        argv = [a.replace("{tmp}", str(cli_dir)) for a in argv]
+        previous = signal.signal(signal.SIGALRM, hang)
+        signal.alarm(HANG)
+        try:
+            _cli_prop(argv)
+        finally:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, previous)
+            numba.set_num_threads(threads)
+            (cli_dir / "run.ckpt").write_bytes(ckpt)  # a resumed run rewrites it
+
+    _run(prop, _command_argv(), _sizes(slow) // 3)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["study", "--dask", "bogus", "--n", "10"],
+        ["study", "--resume", "{tmp}/none.ckpt"],
+        ["study", "dealt", "--resume", "{tmp}/run.ckpt"],
+        ["analyze", "2367m3345p1568s16z", "--n", "0"],
+        ["bench", "--tasks", "nope"],
+    ],
+)
+def test_cli_processes_fail_in_one_line(argv, cli_dir):
+    """A few of the fuzzed failures in real processes: one line, exit 1 or 2, no hang."""
+    import subprocess
+    import sys
+
+    argv = [a.replace("{tmp}", str(cli_dir)) for a in argv]
+    root = Path(__file__).resolve().parents[1]
+    env = {**__import__("os").environ, "PYTHONPATH": str(root)}
+    done = subprocess.run(
+        [sys.executable, "-m", "mjstats.cli", *argv],
+        capture_output=True, text=True, timeout=120, env=env, cwd=cli_dir,
+    )  # fmt: skip
+    assert done.returncode in (1, 2), (argv, done.returncode, done.stderr)
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("mjstats: error:"), done.stderr
+    assert "Traceback" not in done.stderr

@@ -123,20 +123,31 @@ def command(
         mjstats analyze 2367m3345p1568s16z --draws 10 --policy fan-aware
         mjstats analyze "123m456p789s1133z" --visible 1z --json out.json
     """
+    from mjstats.studies import StudyInterrupted
     from mjstats.studies.analyze import analyze, read_position
+    from mjstats.studies.interrupts import EXIT_INTERRUPTED, deferred_interrupts
 
     joined = " ".join(text)
     position = read_position(joined, visible)
-    table = analyze(
-        joined,
-        draws=draws,
-        n=n,
-        seed=seed,
-        policy=policy,
-        visible=visible,
-        ruleset=ruleset,
-        last_tile=last_tile,
-    )
+    # Ctrl-C: at once while nothing is done, else after the chunk group in flight;
+    # an analysis keeps no checkpoint (it is run again, not resumed)
+    with deferred_interrupts(exit_when_idle=True) as guard:
+        guard.idle_message = "interrupted; nothing saved (analyze is run again, not resumed)"
+        try:
+            table = analyze(
+                joined,
+                draws=draws,
+                n=n,
+                seed=seed,
+                policy=policy,
+                visible=visible,
+                ruleset=ruleset,
+                last_tile=last_tile,
+            )
+        except StudyInterrupted:
+            error = click.ClickException(guard.idle_message)
+            error.exit_code = EXIT_INTERRUPTED
+            raise error from None
     winds = "ESWN"
     tiles = int(position.concealed.sum()) + 3 * position.n_melds
     click.echo(

@@ -126,11 +126,12 @@ def _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_ti
     from mjstats.studies import StudyInterrupted, make_study, run_study
     from mjstats.studies.interrupts import EXIT_INTERRUPTED
 
-    if resume and checkpoint is None:
-        raise click.UsageError("--resume needs --checkpoint FILE")
     if threads is not None:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-    if kind == "exact":
+    if resume is not None:
+        checkpoint = _resume_path(resume, checkpoint)
+        study = _resumed_study(checkpoint, click.get_current_context())
+    elif kind == "exact":
         if n is not None:
             raise click.UsageError("exact enumerates every hand; it takes no --n")
         study = make_study("exact", ruleset=ruleset)
@@ -147,16 +148,85 @@ def _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_ti
             raise click.UsageError(str(exc)) from None
     try:
         agg = run_study(
-            study, dask=dask_address, checkpoint=checkpoint, resume=resume, progress=progress
+            study,
+            dask=dask_address,
+            checkpoint=checkpoint,
+            resume=resume is not None,
+            progress=progress,
         )
     except StudyInterrupted as exc:
-        cmd = f"mjstats study {kind} ... --checkpoint {exc.checkpoint} --resume"
+        cmd = f"mjstats study --resume {exc.checkpoint}"
         error = click.ClickException(
             f"interrupted; progress saved to {exc.checkpoint}; finish with: {cmd}"
         )
         error.exit_code = EXIT_INTERRUPTED
         raise error from None
     return agg
+
+
+def _resume_path(resume: str, checkpoint: Path | None) -> Path:
+    """The checkpoint to resume: ``--resume FILE``, or ``--checkpoint FILE --resume``."""
+    if not resume:
+        if checkpoint is None:
+            raise click.UsageError("--resume needs a checkpoint: --resume FILE")
+        return checkpoint
+    if checkpoint is not None and Path(resume) != checkpoint:
+        raise click.UsageError(
+            f"--resume {resume} and --checkpoint {checkpoint} name different files"
+        )
+    return Path(resume)
+
+
+# option -> the study parameter it sets, and that parameter's value for the option's value
+_STUDY_OPTIONS = {
+    "n": ("n", int),
+    "seed": ("seed", int),
+    "ruleset": ("ruleset", None),
+    "tiles": ("tiles", int),
+    "useful": ("useful", bool),
+    "per_form": ("per_form", bool),
+    "policy": ("policy", str),
+    "draws": ("draws", int),
+    "last_tile": ("last_tile", bool),
+}
+
+
+def _resumed_study(path: Path, ctx: click.Context):
+    """The checkpoint's study; an option given that contradicts it is a usage error.
+
+    Giving a parameter again with the checkpoint's value is fine (``mjstats
+    study sample --seed 3 --resume F`` for a checkpoint of seed 3).
+    """
+    from click.core import ParameterSource
+
+    from mjstats.rules import get_ruleset
+    from mjstats.studies.checkpoint import checkpoint_study
+
+    study = checkpoint_study(path)
+    params = study.params()
+    given = {
+        name: value
+        for name, value in ctx.params.items()
+        if ctx.get_parameter_source(name)
+        in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+    }
+    where = f"the checkpoint {path} (a {study.kind} study)"
+    if "kind" in given and given["kind"] != study.kind:
+        raise click.UsageError(f"KIND {given['kind']} contradicts {where}")
+    for name, (key, convert) in _STUDY_OPTIONS.items():
+        if name not in given:
+            continue
+        value = given[name]
+        flag = f"--{'' if value is not False else 'no-'}{name.replace('_', '-')}"
+        shown = flag if isinstance(value, bool) else f"{flag} {value}"
+        if key == "n" and study.kind == "play":
+            key = "n_games"
+        if key not in params:
+            raise click.UsageError(f"{shown} does not apply to {where}")
+        mine = get_ruleset(value).name if convert is None else convert(value)
+        if mine != params[key]:
+            raise click.UsageError(f"{shown} contradicts {where}, whose {key} is {params[key]}")
+    return study
 
 
 def _json_summary(agg) -> dict:
@@ -216,13 +286,15 @@ _COUNT = _Count()
 
 
 def _check_dask(value: str | None) -> str | None:
-    if value is not None and (value == "local" or value.startswith("local:")):
-        from mjstats.studies.dask_backend import _local_workers
+    if value is not None:
+        from mjstats.studies.dask_backend import check_address
 
         try:
-            _local_workers(value)
+            check_address(value)
         except ValueError as exc:
             raise click.BadParameter(str(exc)) from None
+        except ImportError as exc:  # no dask extra: a failure, not a usage error
+            raise click.ClickException(str(exc)) from None
     return value
 
 
@@ -313,7 +385,14 @@ def _check_dask(value: str | None) -> str | None:
     default=None,
     help="Save progress here regularly (and on Ctrl-C).",
 )
-@click.option("--resume", is_flag=True, help="Continue from --checkpoint.")
+@click.option(
+    "--resume",
+    is_flag=False,
+    flag_value="",
+    default=None,
+    metavar="[FILE]",
+    help="Continue from checkpoint FILE (or --checkpoint's), with its parameters.",
+)
 @click.option(
     "--dask",
     "dask_address",
@@ -373,7 +452,8 @@ def command(
       mjstats study dealt --n 200000 --seed 7 --out results/dealt
       mjstats study dealt --n 100000000 --tiles 13          # fast: all-forms shanten
       mjstats study play --policy fan-aware --n 20000 --draws 21
-      mjstats study sample --n 100000000 --checkpoint run.ckpt    # Ctrl-C, then --resume
+      mjstats study sample --n 100000000 --checkpoint run.ckpt    # Ctrl-C, then:
+      mjstats study --resume run.ckpt          # the same study, parameters from run.ckpt
       mjstats study sample --dask local:2
     """
     from mjstats.studies.interrupts import deferred_interrupts
@@ -386,14 +466,15 @@ def command(
                    checkpoint, resume, dask_address, threads, progress)  # fmt: skip
         guard.idle = False  # done: a Ctrl-C now waits for the output to be written
         print_fan_table(agg, top)
-        if kind == "dealt":
+        if agg.kind == "dealt":  # the checkpoint's kind when resumed
             _print_dealt_tables(agg)
-        if kind == "play":
+        if agg.kind == "play":
             from mjstats.studies.play import play_summary, win_curve
 
             s = play_summary(agg)
             click.echo(
-                f"policy {policy}: {s['games']:,} games of at most {draws} draws, "
+                f"policy {agg.params['policy']}: {s['games']:,} games of at most "
+                f"{agg.params['draws']} draws, "
                 f"P(legal win) = {s['p_win']:.4f}, mean fan of wins {s['mean_fan']:.2f}, "
                 f"points per game {s['points_per_game']:.3f}, mean draw of wins "
                 f"{s['mean_win_draw']:.2f}"

@@ -53,10 +53,17 @@ def _tile(code: str) -> int:
         raise ReplayError(f"unknown tile code {code!r}") from None
 
 
+def _lines(fh, path: Path):
+    try:
+        yield from fh
+    except UnicodeDecodeError as exc:
+        raise ReplayError(f"{path}: not a record (not UTF-8 text: {exc.reason})") from None
+
+
 def _text_games(path: Path):
     game = None
     with open(path, encoding="utf-8-sig") as fh:
-        for lineno, raw in enumerate(fh, 1):
+        for lineno, raw in enumerate(_lines(fh, path), 1):
             words = raw.split()
             if not words:
                 continue

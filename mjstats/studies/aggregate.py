@@ -32,12 +32,15 @@ FORMAT_VERSION = 1
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically (temporary file in the same folder, then rename).
 
-    A reader never sees a half-written file, even if the process is killed.
+    A reader never sees a half-written file, even if the process is killed. The
+    file gets the mode of one made by ``open`` (0666 less the umask), not
+    ``mkstemp``'s private 0600.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -46,6 +49,12 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)  # reading the umask means setting it: put it back at once
+    os.umask(mask)
+    return mask
 
 
 @dataclass

@@ -418,7 +418,9 @@ def analyze(
     progress : bool, optional
         Progress bar (default: on interactive terminals).
     **run_options
-        Passed to :func:`~mjstats.studies.runner.run_study` (``dask=``...).
+        Passed to :func:`~mjstats.studies.runner.run_study` (``dask=``...). An
+        analysis is not resumed: unless ``checkpoint=`` is given, Ctrl-C raises
+        ``StudyInterrupted`` and leaves no checkpoint behind.
 
     Returns
     -------
@@ -451,6 +453,7 @@ def analyze(
         chunk_size=chunk_size,
         last_tile=last_tile,
     )
+    run_options.setdefault("save_interrupted", False)
     agg = run_study(study, progress=progress, **run_options)
     return analysis_table(agg)
 

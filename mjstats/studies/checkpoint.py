@@ -20,6 +20,7 @@ a file that
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,7 +31,7 @@ from mjstats.studies.aggregate import Aggregate, _jsonable, atomic_write_bytes, 
 if TYPE_CHECKING:
     from mjstats.studies.runner import Study
 
-__all__ = ["load_checkpoint", "save_checkpoint"]
+__all__ = ["checkpoint_study", "load_checkpoint", "save_checkpoint"]
 
 FORMAT = "mjstats-checkpoint"
 FORMAT_VERSION = 2
@@ -70,7 +71,67 @@ def load_checkpoint(path: Path, study: Study) -> tuple[Aggregate, list[list[int]
         raise DataFileError(f"checkpoint {path}: {exc}") from None
 
 
-def _load(path: Path, study: Study) -> tuple[Aggregate, list[list[int]]]:
+def checkpoint_study(path: str | Path) -> Study:
+    """Rebuild the study a checkpoint belongs to, from its kind and parameters alone.
+
+    The checkpoint is verified first (format and checksum); resume it with
+    ``run_study(study, checkpoint=path, resume=True)``, which checks the rest.
+
+    Raises
+    ------
+    FileNotFoundError
+        No file at ``path``: nothing to resume.
+    DataFileError
+        The file is damaged or not a checkpoint, or its parameters do not make
+        a study of this mjstats (e.g. a policy given as a Python function).
+
+    Examples
+    --------
+    >>> from mjstats.studies.checkpoint import checkpoint_study
+    >>> checkpoint_study("run.ckpt").params()["seed"]  # doctest: +SKIP
+    7
+    """
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(
+            f"nothing to resume: no checkpoint {path} (run without --resume to start)"
+        )
+    try:
+        payload = _verified(path)
+        return _rebuild(payload.get("kind"), payload.get("params"))
+    except DataFileError as exc:
+        raise DataFileError(f"checkpoint {path}: {exc}") from None
+
+
+def _rebuild(kind: Any, params: Any) -> Study:
+    """The study of ``kind`` whose ``params()`` are ``params``: the constructor takes
+    the parameters it names, the ruleset is rebuilt from its name and options."""
+    import inspect
+
+    from mjstats.rules import get_ruleset
+    from mjstats.studies import KINDS, make_study
+
+    if kind not in KINDS or not isinstance(params, dict):
+        raise DataFileError(f"unknown study kind {kind!r}")
+    module, _, name = KINDS[kind].partition(":")
+    cls = getattr(importlib.import_module(module), name)
+    accepted = inspect.signature(cls).parameters
+    kwargs = {k: v for k, v in params.items() if k in accepted and k != "options"}
+    try:
+        if "ruleset" in kwargs:
+            kwargs["ruleset"] = get_ruleset(kwargs["ruleset"], **params.get("options", {}))
+        study = make_study(kind, **kwargs)
+    except (TypeError, ValueError) as exc:
+        raise DataFileError(f"its parameters do not make a {kind} study: {exc}") from None
+    if _jsonable(study.params()) != params:
+        raise DataFileError(
+            f"its parameters ({params}) are not those of a {kind} study of this mjstats"
+        )
+    return study
+
+
+def _verified(path: Path) -> dict[str, Any]:
+    """The checkpoint's payload (without ``sha256``), once its format and checksum hold."""
     payload = read_json(path)
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
         raise DataFileError("not an mjstats checkpoint")
@@ -82,6 +143,11 @@ def _load(path: Path, study: Study) -> tuple[Aggregate, list[list[int]]]:
     stored = payload.pop("sha256", None)
     if not isinstance(stored, str) or stored != _digest(payload):
         raise DataFileError("checksum mismatch: the file was changed or damaged; not resuming")
+    return payload
+
+
+def _load(path: Path, study: Study) -> tuple[Aggregate, list[list[int]]]:
+    payload = _verified(path)
     if payload.get("kind") != study.kind or payload.get("params") != _jsonable(study.params()):
         raise DataFileError(
             f"belongs to another study ({payload.get('kind')} {payload.get('params')}); "

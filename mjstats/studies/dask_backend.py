@@ -16,7 +16,7 @@ from typing import Any
 
 from mjstats.studies.aggregate import Aggregate
 
-__all__ = ["connect", "run_groups"]
+__all__ = ["check_address", "connect", "run_groups"]
 
 
 def _run(study: Any, first: int, count: int) -> Aggregate:
@@ -31,12 +31,9 @@ def connect(dask: str | Any, stack: ExitStack) -> Any:
     process per core) or ``"local:N"`` (N worker processes). Clusters and clients
     created here are closed when ``stack`` closes.
     """
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "the Dask backend needs the dask extra: pip install 'mjstats[dask]'"
-        ) from exc
+    _dask_imports()
+    from distributed import Client, LocalCluster
+
     if isinstance(dask, Client):
         return dask
     if not isinstance(dask, str):
@@ -49,6 +46,48 @@ def connect(dask: str | Any, stack: ExitStack) -> Any:
         )
         return stack.enter_context(Client(cluster))
     return stack.enter_context(Client(text))
+
+
+def check_address(text: str) -> None:
+    """Check a ``dask=`` address without connecting: ``ValueError`` saying what is accepted.
+
+    Examples
+    --------
+    >>> check_address("local:2"); check_address("tcp://10.0.0.5:8786")
+    >>> check_address("bogus")
+    Traceback (most recent call last):
+    ...
+    ValueError: bad Dask address 'bogus' (missing port number in address 'bogus'): ...
+    """
+    if text == "local" or text.startswith("local:"):
+        _local_workers(text)
+        return
+    _dask_imports()
+    from distributed.comm import parse_address
+    from distributed.comm.addressing import parse_host_port
+    from distributed.comm.registry import get_backend
+
+    try:
+        scheme, location = parse_address(text)
+        get_backend(scheme)
+        if scheme in ("tcp", "tls"):
+            host, port = parse_host_port(location)
+            if not host or not 0 < port < 65536:
+                raise ValueError("a host and a port 1-65535 are needed")
+    except ValueError as exc:
+        raise ValueError(
+            f"bad Dask address {text!r} ({exc}): write a scheduler address such as "
+            "tcp://HOST:PORT, 'local' or 'local:N' workers"
+        ) from None
+
+
+def _dask_imports() -> None:
+    try:
+        import distributed  # noqa: F401
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "the Dask backend needs the dask extra: pip install 'mjstats[dask]'"
+        ) from exc
 
 
 def _local_workers(text: str) -> int | None:

@@ -241,6 +241,7 @@ def run_study(
     checkpoint: str | Path | None = None,
     resume: bool = False,
     checkpoint_every: float = 30.0,
+    save_interrupted: bool = True,
     progress: bool | None = None,
     on_group: Callable[[int, int], None] | None = None,
 ) -> Aggregate:
@@ -262,6 +263,10 @@ def run_study(
     resume : bool
         Continue from ``checkpoint`` (which must belong to the same study); the
         final result equals that of an uninterrupted run.
+    save_interrupted : bool
+        Without ``checkpoint``, Ctrl-C saves the progress to
+        ``./mjstats-<kind>.checkpoint.json``; False saves nothing then (for
+        short runs that are not resumed, such as ``analyze``).
     progress : bool, optional
         Show a progress bar; default: when stderr is an interactive terminal or in a
         Jupyter notebook (with ipywidgets, ``pip install 'mjstats[jupyter]'``).
@@ -272,8 +277,8 @@ def run_study(
     ------
     StudyInterrupted
         On Ctrl-C, after saving a checkpoint (``checkpoint`` or, if none was
-        given, ``./mjstats-<kind>.checkpoint.json``). The interrupt takes effect
-        between chunk groups (see :mod:`mjstats.studies.interrupts`).
+        given and ``save_interrupted``, ``./mjstats-<kind>.checkpoint.json``).
+        The interrupt takes effect between chunk groups (see :mod:`mjstats.studies.interrupts`).
     FileNotFoundError
         ``resume=True`` and there is no checkpoint file: nothing to resume.
     DataFileError
@@ -335,9 +340,12 @@ def run_study(
                         merge(first, count, part)
                         bar.advance(study.chunk_weight(first, count))
         except KeyboardInterrupt:
-            path = ckpt or Path(f"mjstats-{study.kind}.checkpoint.json")
+            path = ckpt or (
+                Path(f"mjstats-{study.kind}.checkpoint.json") if save_interrupted else None
+            )
             partial = result if result is not None else study.run_chunks(0, 0)
-            save_checkpoint(path, study, partial, done)
+            if path is not None:
+                save_checkpoint(path, study, partial, done)
             raise StudyInterrupted(partial, path) from None
         if result is None:  # nothing to do (e.g. resumed a finished run, or n == 0)
             result = study.run_chunks(0, 0)
