@@ -166,7 +166,7 @@ def test_bad_options():
         play_games(1, 1, policy=["random", "random"])
     with pytest.raises(GameOptionError, match="unknown wall"):
         play_games(1, 1, wall="round")
-    with pytest.raises(GameOptionError, match="four-player MCR only"):
+    with pytest.raises(GameOptionError, match="four-player rulesets only so far; .* has 2 players"):
         play_games(1, 1, ruleset="two-player")
     with pytest.raises(GameOptionError, match="use wall='botzone'"):
         play_games(1, 1, wall="shared", records="x.txt")

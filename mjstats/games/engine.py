@@ -109,9 +109,10 @@ def engine_context(ruleset, wall: str, round_wind: int, policy, check: bool = Fa
     from mjstats.studies.play import game_context
 
     rs = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
-    if rs.name != "mcr":
+    if rs.opponents != 3:  # the engine's state and walls are those of four seats
         raise GameOptionError(
-            f"the game engine plays four-player MCR only so far (ruleset {rs.name!r})"
+            f"the game engine plays four-player rulesets only so far; {rs.title} "
+            f"({rs.spec!r}) has {rs.opponents + 1} players"
         )
     if wall not in WALLS:
         raise GameOptionError(f"unknown wall {wall!r}; choose one of {', '.join(WALLS)}")

@@ -70,6 +70,7 @@ from mjstats.kernels.decompose import (
 )
 from mjstats.kernels.legality import is_legal
 from mjstats.rulesets.mcr.fans import FANS as _FANS
+from mjstats.rulesets.mcr.fans import FORMS as _FORMS
 from mjstats.rulesets.mcr.fans import RULESET as _RULESET
 
 __all__ = [
@@ -214,18 +215,8 @@ FORM_LESSER_KNITTED = 5
 FORM_GREATER_KNITTED = 6
 FORM_KNITTED_STRAIGHT = 7
 FORM_NINE_GATES = 8
-#: ``form`` codes of :func:`score_hand` (index = code)
-FORM_NAMES = (
-    "none",
-    "regular",
-    "seven_pairs",
-    "seven_shifted_pairs",
-    "thirteen_orphans",
-    "honors_knitted",
-    "greater_honors_knitted",
-    "knitted_straight",
-    "nine_gates",
-)
+#: ``form`` codes of :func:`score_hand` (index = code): the ruleset's form names
+FORM_NAMES = _FORMS
 
 # ---------------------------------------------------------------- tile tables
 # reference sort code: suits characters, bamboo, dots; honours E S W N red green white

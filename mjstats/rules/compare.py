@@ -73,7 +73,7 @@ def diff(
     --------
     >>> from mjstats.rules import diff
     >>> t = diff("mcr", "mcr:wmo-2014", n=2000, seed=1)
-    >>> t.set_index(["section", "item"]).loc[("summary", "hands"), "weight"]
+    >>> float(t.set_index(["section", "item"]).loc[("summary", "hands"), "weight"])
     2000.0
     >>> bool((t.section == "appears").any())
     True
