@@ -113,3 +113,34 @@ def test_readme_is_short_and_its_links_exist():
     assert len(links) >= 10
     missing = [link for link in links if not (ROOT / link).exists()]
     assert not missing, missing
+
+
+DOCS = ROOT / "docs"
+# docs/mcr-rules.md's examples are checked against the reference by test_mcr_rules_doc.py
+DOC_PAGES = sorted(p.name for p in DOCS.glob("*.md") if p.name != "mcr-rules.md")
+NOT_RUN = "# (not run by the tests"
+
+
+@pytest.mark.parametrize("page", DOC_PAGES)
+def test_docs_python_blocks(page, monkeypatch, tmp_path):
+    """Every ``python`` block of a docs page runs, in order, in one namespace
+    (``>>>`` blocks as doctests); a block that starts with ``# (not run by the
+    tests`` is shown, not run."""
+    text = (DOCS / page).read_text(encoding="utf-8")
+    monkeypatch.chdir(ROOT)  # pages name repository paths (tests/data/...)
+    namespace = {"__name__": "__docs__"}
+    for m in _FENCE.finditer(text):
+        code = m.group(2)
+        if m.group(1) != "python" or code.startswith(NOT_RUN):
+            continue
+        line = text[: m.start()].count("\n") + 1
+        if ">>>" in code:
+            test = doctest.DocTestParser().get_doctest(code, namespace, page, page, line)
+            runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+            where = f"{page}:{line}"
+            runner.run(
+                test, out=lambda t, where=where: pytest.fail(f"{where}\n{t}"), clear_globs=False
+            )
+            assert runner.summarize(verbose=False).failed == 0
+        else:
+            exec(compile(code, f"{page}:{line}", "exec"), namespace)
