@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 import re
 import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,5 @@ def test_docs_python_blocks(page, monkeypatch, tmp_path):
             assert runner.summarize(verbose=False).failed == 0
         else:
             exec(compile(code, f"{page}:{line}", "exec"), namespace)
+    if "matplotlib.pyplot" in sys.modules:  # a page's plots are not left open
+        sys.modules["matplotlib.pyplot"].close("all")
