@@ -28,6 +28,11 @@ score_text            hand text in, totals out (``HandBatch.from_text`` +
 exact                 the exact enumeration's run time (quick: a timed fraction,
                       extrapolated, and the note says so)
 dealt, sample, play   study throughput (``play`` only where that kind exists)
+games                 four-player MCR hands through ``mjstats.games.play_games``:
+                      all cores (goals: ``random`` >= 100,000, ``efficiency``
+                      >= 20,000 games/s) and one thread vs ``riichienv``
+                      (one-hand riichi games, first legal action) and the
+                      published riichi per-core figures
 threads               all cores vs 1 thread (wall time)
 batch_size            hands per second at 1, 100, 10k and 1M hands per call
 records               reading Botzone records vs a bare Python line split
@@ -89,6 +94,7 @@ TASKS: tuple[str, ...] = (
     "dealt",
     "sample",
     "play",
+    "games",
     "threads",
     "batch_size",
     "records",

@@ -88,12 +88,13 @@ def command(
     numba thread unless the row says otherwise (threads, start-up); ratio =
     mjstats rate / peer rate. The goal column shows the project's targets:
     shanten >= 100x and scoring >= 20x PyMahjongGB, regular-form shanten <=
-    50 ns per hand per thread, cold start <= 20 s, warm start <= 1.5 s.
+    50 ns per hand per thread, cold start <= 20 s, warm start <= 1.5 s,
+    four-player games >= 100,000/s (random policy) and >= 20,000/s (efficiency).
 
     \b
     Tasks: shanten shanten_regular shanten_kernel shanten_riichi_forms
-      useful_tiles score score_concealed score_text exact dealt sample play threads
-      batch_size records cold_start warm_start memory
+      useful_tiles score score_concealed score_text exact dealt sample play games
+      threads batch_size records cold_start warm_start memory
     (see 'python -c "import mjstats.bench; help(mjstats.bench)"').
 
     With --peer MODULE:FUNCTION your own scorer (a function of one hand

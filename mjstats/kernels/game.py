@@ -60,7 +60,7 @@ import numpy as np
 from numba import prange
 
 from mjstats.kernels import policies as P
-from mjstats.kernels._jit import ijit, jit, pjit
+from mjstats.kernels._jit import hjit, ijit, jit, pjit
 from mjstats.kernels.rng import randbelow
 from mjstats.kernels.scoring import score_one
 from mjstats.kernels.shanten import shanten_one, useful_one
@@ -216,7 +216,13 @@ def wall_left(S, p):
     return S[S_BACK] - S[S_FRONT] + 1
 
 
-@jit
+@ijit
+def _clear(S, n):
+    for i in range(n):
+        S[i] = 0
+
+
+@hjit
 def new_game(S, wall, wall_kind, round_wind):
     """Reset ``S`` and deal 13 tiles to each seat from ``wall``; returns an error code.
 
@@ -224,20 +230,23 @@ def new_game(S, wall, wall_kind, round_wind):
     flowers), 144 for ``WALL_SHARED``. Seat 0 (East) is the dealer and draws first:
     after this call the dealer's first draw is made (phase ``PH_OWN``).
     """
-    S[:] = 0
+    _clear(S, S.shape[0])
     n = wall.shape[0]
     if n != 136 + 8 * wall_kind:
         return E_WALL
-    seen = np.zeros(42, np.int64)
+    # copies of each code counted in S[0:42] (the hands, still empty): no allocation
     for i in range(n):
         t = wall[i]
         if t < 0 or t >= 34 + 8 * wall_kind:
+            _clear(S, 42)
             return E_WALL
-        seen[t] += 1
+        S[t] += 1
         S[S_WALL + i] = t
     for t in range(42):
-        if seen[t] != (4 if t < 34 else (1 if wall_kind == WALL_SHARED else 0)):
+        if S[t] != (4 if t < 34 else (1 if wall_kind == WALL_SHARED else 0)):
+            _clear(S, 42)
             return E_WALL
+    _clear(S, 42)
     S[S_WALL_N] = n
     S[S_WALL_KIND] = wall_kind
     S[S_FRONT] = 0
@@ -296,7 +305,7 @@ def _add_meld(S, p, kind, tile, frm):
     S[S_NMELD + p] = m + 1
 
 
-@jit
+@hjit
 def score_win(S, p, w, self_drawn, kong_win, last_kind, last_wall, gctx, scratch, fan_out, buf):
     """Score seat ``p`` winning on ``w``: ``(total, legal)``, fans in ``fan_out``.
 
@@ -598,15 +607,22 @@ def check_tiles(S):
     Also checks hand sizes (3k+1 between turns, 3k+2 for the seat to act) and that
     the visible counts equal the pool plus the exposed melds' tiles.
     """
-    where = np.zeros(42, np.int64)
-    shown = np.zeros(34, np.int64)
+    return check_tiles_in(S, np.zeros(76, np.int64))
+
+
+@hjit
+def check_tiles_in(S, tally):
+    """:func:`check_tiles` counting in ``tally`` (int64, at least 76: where each code
+    is, then the visible copies), so that the game loop allocates nothing."""
+    for i in range(76):
+        tally[i] = 0
     for p in range(4):
         size = 0
         for t in range(34):
             c = S[S_HAND + 34 * p + t]
             if c < 0:
                 return False
-            where[t] += c
+            tally[t] += c
             size += c
         for m in range(S[S_NMELD + p]):
             o = S_MELD + 12 * p + 3 * m
@@ -614,16 +630,16 @@ def check_tiles(S):
             tile = S[o + 1]
             if k == 1:
                 for j in range(3):
-                    where[tile + j] += 1
-                    shown[tile + j] += 1
+                    tally[tile + j] += 1
+                    tally[42 + tile + j] += 1
             elif k == 2:
-                where[tile] += 3
-                shown[tile] += 3
+                tally[tile] += 3
+                tally[42 + tile] += 3
             elif k == 3:
-                where[tile] += 4
-                shown[tile] += 4
+                tally[tile] += 4
+                tally[42 + tile] += 4
             else:
-                where[tile] += 4
+                tally[tile] += 4
         size += 3 * S[S_NMELD + p]
         own = S[S_PHASE] == PH_OWN and S[S_TURN] == p
         won = S[S_PHASE] == PH_WIN and S[S_WINNER] == p
@@ -632,26 +648,26 @@ def check_tiles(S):
         f = S[S_FLOWERS + p]
         for b in range(8):
             if (f >> b) & 1:
-                where[34 + b] += 1
+                tally[34 + b] += 1
     for t in range(34):
         c = S[S_POOL + t]
         if c < 0:
             return False
-        where[t] += c
-        shown[t] += c
-        if shown[t] != S[S_SHOWN + t]:
+        tally[t] += c
+        tally[42 + t] += c
+        if tally[42 + t] != S[S_SHOWN + t]:
             return False
     # tiles still in the wall
     if S[S_WALL_KIND] == WALL_BOTZONE:
         for p in range(4):
             for k in range(S[S_TAKEN + p], 34):
-                where[S[S_WALL + 34 * p + 33 - k]] += 1
+                tally[S[S_WALL + 34 * p + 33 - k]] += 1
     else:
         for i in range(S[S_FRONT], S[S_BACK] + 1):
-            where[S[S_WALL + i]] += 1
+            tally[S[S_WALL + i]] += 1
     for t in range(42):
         want = 4 if t < 34 else (1 if S[S_WALL_KIND] == WALL_SHARED else 0)
-        if where[t] != want:
+        if tally[t] != want:
             return False
     return True
 
@@ -714,7 +730,7 @@ def make_view(S, p, view):
     view[V_DRAWN] = S[S_DRAWN]
 
 
-@jit
+@hjit
 def _own_hand(view, pw):
     """The viewer's hand as the policy kernels take it: counts, melds, unseen."""
     counts = pw[W_COUNTS]
@@ -731,10 +747,14 @@ def _own_hand(view, pw):
     return counts, melds, unseen, n
 
 
-@jit
-def _claim_need(counts, melds, n, unseen, a, t, pctx, tab, pw):
+@hjit
+def _claim_need(counts, melds, n, unseen, a, t, pctx, tab, pw, bound):
     """Need after claim ``a`` of discard ``t`` and, when 8 fan must stay reachable,
-    whether a fan target reaching the minimum survives it (``(need, reachable)``)."""
+    whether a fan target reaching the minimum survives it (``(need, reachable)``).
+
+    ``reachable`` is worked out only for a need below ``bound`` (else False): the
+    caller takes no claim that does not lower its need, and the fan targets cost
+    far more than the need."""
     kind = a // 64
     arg = a % 64
     forms = pctx[P.CTX_FORMS]
@@ -755,10 +775,10 @@ def _claim_need(counts, melds, n, unseen, a, t, pctx, tab, pw):
         need = P.hand_need(counts, n + 1, forms, tab)
     else:
         need = P.discard_needs(counts, n + 1, forms, tab, pw[P.W_AUX])
-    reachable = True
-    if pctx[P.CTX_RULESET] == P.RULESET_MCR:
+    reachable = need < bound
+    if reachable and pctx[P.CTX_RULESET] == P.RULESET_MCR:
         k, _ = P._collect_targets(
-            counts, melds, n + 1, unseen, pctx, tab, need - 1, pw[P.W_TARGET], pw
+            counts, melds, n + 1, unseen, pctx, tab, need - 1, pw[P.W_TARGET], pw, True
         )
         reachable = k > 1  # target 0 is the plain hand, not sure to be legal
     melds[n, 0] = 0
@@ -774,7 +794,7 @@ def _claim_need(counts, melds, n, unseen, a, t, pctx, tab, pw):
     return need, reachable
 
 
-@jit
+@hjit
 def efficiency_own(view, acts, n_acts, pctx, tab, pw):
     """Own turn of the ``efficiency`` policy: win when legal; else the discard of
     :func:`mjstats.kernels.policies.efficiency`, or a kong that leaves the shanten
@@ -799,7 +819,7 @@ def efficiency_own(view, acts, n_acts, pctx, tab, pw):
     return action(A_DISCARD, choice)
 
 
-@jit
+@hjit
 def efficiency_response(view, acts, n_acts, pctx, tab, pw):
     """Answer of the ``efficiency`` policy: win when legal; else the claim that lowers
     the need most while a fan target reaching the minimum stays reachable; else pass."""
@@ -813,7 +833,9 @@ def efficiency_response(view, acts, n_acts, pctx, tab, pw):
     choice = acts[0]
     t = view[V_LAST_TILE]
     for i in range(1, n_acts):
-        need, reachable = _claim_need(counts, melds, n, unseen, acts[i], t, pctx, tab, pw)
+        need, reachable = _claim_need(
+            counts, melds, n, unseen, acts[i], t, pctx, tab, pw, best_need
+        )
         if reachable and need < best_need:
             best_need = need
             choice = acts[i]
@@ -897,7 +919,7 @@ def _decide(S, q, own, n, acts, view, gctx, pctx, tab, work, rng):
     return -1
 
 
-@jit
+@hjit
 def _log(S, log, seat, kind, tile, ignored):
     n = S[S_NLOG]
     if n < log.shape[0]:
@@ -914,7 +936,7 @@ LOG_DRAW = 15
 MAX_LOG = 512
 
 
-@jit
+@hjit
 def play_game(S, wall, gctx, pctx, tab, scratch, fan_out, work, buf, view, acts, resp, rng, log):
     """Play one game from the wall in ``wall`` to its end; returns an error code.
 
@@ -937,7 +959,7 @@ def play_game(S, wall, gctx, pctx, tab, scratch, fan_out, work, buf, view, acts,
         ph = S[S_PHASE]
         if ph == PH_WIN or ph == PH_DRAWN:
             return E_OK
-        if check and not check_tiles(S):
+        if check and not check_tiles_in(S, view):  # view: free between decisions
             return E_INVARIANT
         if ph == PH_OWN:
             p = S[S_TURN]

@@ -75,9 +75,12 @@ from mjstats.kernels.shanten import (
     REGULAR,
     SEVEN_PAIRS,
     THIRTEEN_ORPHANS,
+    _need_all,
+    group_keys,
     shanten_one,
     useful_one,
 )
+from mjstats.kernels.tables import KEY_MULT
 
 __all__ = [
     "BUILTIN_POLICIES",
@@ -219,14 +222,26 @@ def discard_needs(counts, n_melds, forms, tab, out):
     >>> [TILES[t] for t in np.flatnonzero(out == 1)]  # discards that keep the hand ready
     ['4z']
     """
+    # the group keys once; a discard lowers one key by its tile's multiplier
+    # (the need is then what hand_need gives for the hand without that tile)
+    km, kp, ks, kz = group_keys(counts)
+    sr, hr, hv = tab.suit_rows, tab.honor_rows, tab.honor_vecs
+    ss, sh, fin = tab.suit_suit, tab.suit_honor, tab.final
     best = NO_NEED
     for t in range(34):
         if counts[t] == 0:
             out[t] = NO_NEED
             continue
-        counts[t] -= 1
-        need = hand_need(counts, n_melds, forms, tab)
-        counts[t] += 1
+        m0, m1, m2, m3 = km, kp, ks, kz
+        if t < 9:
+            m0 = km - KEY_MULT[t]
+        elif t < 18:
+            m1 = kp - KEY_MULT[t]
+        elif t < 27:
+            m2 = ks - KEY_MULT[t]
+        else:
+            m3 = kz - KEY_MULT[t]
+        need = _need_all(m0, m1, m2, m3, n_melds, forms, sr, hr, ss, sh, fin, hv)
         out[t] = need
         best = min(best, need)
     return best
@@ -402,7 +417,7 @@ def _meld_tiles_in(melds, n_melds, allowed):
     return True
 
 
-@jit
+@hjit
 def _flush_need(counts, melds, n_melds, suit, half, tab, tmp):
     """Need of a full flush (``half`` False) or half flush (suit + honours) in ``suit``.
 
@@ -419,7 +434,7 @@ def _flush_need(counts, melds, n_melds, suit, half, tab, tmp):
     return hand_need(tmp, n_melds, REGULAR, tab)
 
 
-@jit
+@hjit
 def _pungs_need(counts, unseen, n_pungs, tab, tmp, all_pungs):
     """Need of ``n_pungs`` pungs + the remaining sets + a pair.
 
@@ -430,9 +445,11 @@ def _pungs_need(counts, unseen, n_pungs, tab, tmp, all_pungs):
     exact need. A kind with fewer than 3 copies left cannot become a pung.
     """
     if all_pungs:
-        # best[k, p]: most held tiles covered by k pungs and p pairs among the kinds seen so far
-        best = np.full((5, 2), -1, np.int64)
-        best[0, 0] = 0
+        # best[k, p]: most held tiles covered by k pungs and p pairs among the kinds
+        # seen so far, kept plus one in tmp[2k + p] (0: none; no allocation per call)
+        for i in range(10):
+            tmp[i] = 0
+        tmp[0] = 1
         for t in range(34):
             c = np.int64(counts[t])
             if c == 0:
@@ -441,16 +458,16 @@ def _pungs_need(counts, unseen, n_pungs, tab, tmp, all_pungs):
             can2 = c + unseen[t] >= 2
             for k in range(n_pungs, -1, -1):
                 for p in range(1, -1, -1):
-                    cur = best[k, p]
-                    if k > 0 and can3 and best[k - 1, p] >= 0:
-                        cur = max(cur, best[k - 1, p] + min(c, 3))
-                    if p > 0 and can2 and best[k, 0] >= 0:
-                        cur = max(cur, best[k, 0] + min(c, 2))
-                    best[k, p] = cur
+                    cur = np.int64(tmp[2 * k + p]) - 1
+                    if k > 0 and can3 and tmp[2 * k - 2 + p] > 0:
+                        cur = max(cur, np.int64(tmp[2 * k - 2 + p]) - 1 + min(c, 3))
+                    if p > 0 and can2 and tmp[2 * k] > 0:
+                        cur = max(cur, np.int64(tmp[2 * k]) - 1 + min(c, 2))
+                    tmp[2 * k + p] = cur + 1
         top = 0
         for k in range(n_pungs + 1):
             for p in range(2):
-                top = max(top, best[k, p])
+                top = max(top, np.int64(tmp[2 * k + p]) - 1)
         return 3 * n_pungs + 2 - top
     for t in range(34):
         tmp[t] = counts[t]
@@ -474,7 +491,7 @@ def _pungs_need(counts, unseen, n_pungs, tab, tmp, all_pungs):
     return missing + hand_need(tmp, n_pungs, REGULAR, tab)
 
 
-@jit
+@hjit
 def _chows_need(counts, melds, n_melds, b, bound, tab, tmp):
     """Need of chow body ``b`` (three chows) + the remaining sets + a pair; >= ``bound`` if pruned.
 
@@ -516,7 +533,7 @@ def _chows_need(counts, melds, n_melds, b, bound, tab, tmp):
     return missing + hand_need(tmp, n_melds + n_open, REGULAR, tab)
 
 
-@jit
+@hjit
 def _honor_pungs_need(counts, melds, n_melds, unseen, hmask, tab, tmp):
     """Need of pungs of the honour kinds in ``hmask`` + the remaining sets + a pair."""
     met = 0
@@ -553,7 +570,7 @@ def _honor_value(h, seat, rnd):
     return (2 if h == seat else 0) + (2 if h == rnd else 0)  # 门风刻 + 圈风刻
 
 
-@jit
+@hjit
 def _target_need(kind, param, counts, melds, n_melds, unseen, forms, bound, tab, tmp):
     if kind == T_PLAIN:
         return hand_need(counts, n_melds, forms, tab) + 1
@@ -591,14 +608,16 @@ def _add_target(targets, n, kind, param, need, value):
     return n
 
 
-@jit
-def _collect_targets(counts, melds, n_melds, unseen, ctx, tab, plain_need, targets, work):
+@hjit
+def _collect_targets(counts, melds, n_melds, unseen, ctx, tab, plain_need, targets, work, first):
     """Fill ``targets`` with the fan targets that guarantee a legal win; returns (count, best need).
 
     A target is kept when its fan value plus the base of every solitaire win
     reaches the minimum: 不求人 (4) for a hand without exposed melds, 自摸 (1)
     otherwise (all wins are self-drawn). Targets whose need cannot reach the
-    best are dropped early (their exact need is not computed).
+    best are dropped early (their exact need is not computed). With ``first``
+    it returns at the first target found (count 2): callers asking only whether
+    any target is reachable skip the other seventy-odd plans.
     """
     forms = ctx[CTX_FORMS]
     minimum = ctx[CTX_MINIMUM]
@@ -619,37 +638,51 @@ def _collect_targets(counts, melds, n_melds, unseen, ctx, tab, plain_need, targe
             need = _flush_need(counts, melds, n_melds, s, False, tab, tmp)
             if need <= best:
                 n = _add_target(targets, n, T_FULL_FLUSH, s, need, _V_FULL_FLUSH)
+                if first:
+                    return n, best
                 best = min(best, need)
         if _V_HALF_FLUSH + base >= minimum:
             need = _flush_need(counts, melds, n_melds, s, True, tab, tmp)
             if need <= best:
                 n = _add_target(targets, n, T_HALF_FLUSH, s, need, _V_HALF_FLUSH)
+                if first:
+                    return n, best
                 best = min(best, need)
     if n_melds == 0:
         if forms & SEVEN_PAIRS and _V_SEVEN_PAIRS + base >= minimum:
             need = hand_need(counts, 0, SEVEN_PAIRS, tab)
             if need <= best:
                 n = _add_target(targets, n, T_SEVEN_PAIRS, 0, need, _V_SEVEN_PAIRS)
+                if first:
+                    return n, best
                 best = min(best, need)
         if forms & THIRTEEN_ORPHANS:
             need = hand_need(counts, 0, THIRTEEN_ORPHANS, tab)
             if need <= best:
                 n = _add_target(targets, n, T_ORPHANS, 0, need, _V_ORPHANS)
+                if first:
+                    return n, best
                 best = min(best, need)
         if forms & HONORS_KNITTED and _V_KNITTED + base >= minimum:
             need = hand_need(counts, 0, HONORS_KNITTED, tab)
             if need <= best:
                 n = _add_target(targets, n, T_HONORS_KNITTED, 0, need, _V_KNITTED)
+                if first:
+                    return n, best
                 best = min(best, need)
         if forms & REGULAR and _V_CONCEALED_PUNGS + base >= minimum:
             need = _pungs_need(counts, unseen, 3, tab, tmp, False)
             if need <= best:
                 n = _add_target(targets, n, T_CONCEALED_PUNGS, 0, need, _V_CONCEALED_PUNGS)
+                if first:
+                    return n, best
                 best = min(best, need)
     if n_melds <= 1 and forms & KNITTED_STRAIGHT and _V_KNITTED + base >= minimum:
         need = hand_need(counts, n_melds, KNITTED_STRAIGHT, tab)
         if need <= best:
             n = _add_target(targets, n, T_KNITTED_STRAIGHT, 0, need, _V_KNITTED)
+            if first:
+                return n, best
             best = min(best, need)
     if not (forms & REGULAR):
         return n, best
@@ -657,6 +690,8 @@ def _collect_targets(counts, melds, n_melds, unseen, ctx, tab, plain_need, targe
         need = _pungs_need(counts, unseen, 4 - n_melds, tab, tmp, True)
         if need <= best:
             n = _add_target(targets, n, T_ALL_PUNGS, 0, need, _V_ALL_PUNGS)
+            if first:
+                return n, best
             best = min(best, need)
     for b in range(_BODIES.shape[0]):
         if _BODIES[b, 3] + base < minimum:
@@ -664,6 +699,8 @@ def _collect_targets(counts, melds, n_melds, unseen, ctx, tab, plain_need, targe
         need = _chows_need(counts, melds, n_melds, b, best + 1, tab, tmp)
         if need <= best:
             n = _add_target(targets, n, T_CHOWS, b, need, _BODIES[b, 3])
+            if first:
+                return n, best
             best = min(best, need)
     # honour pungs: single kinds, and pairs of kinds neither of which is enough alone
     seat = ctx[CTX_SEAT]
@@ -674,6 +711,8 @@ def _collect_targets(counts, melds, n_melds, unseen, ctx, tab, plain_need, targe
             need = _honor_pungs_need(counts, melds, n_melds, unseen, 1 << h1, tab, tmp)
             if need <= best:
                 n = _add_target(targets, n, T_HONOR_PUNGS, 1 << h1, need, v1)
+                if first:
+                    return n, best
                 best = min(best, need)
             continue
         for h2 in range(h1 + 1, 7):
@@ -686,6 +725,8 @@ def _collect_targets(counts, melds, n_melds, unseen, ctx, tab, plain_need, targe
                 need = _honor_pungs_need(counts, melds, n_melds, unseen, hm, tab, tmp)
                 if need <= best:
                     n = _add_target(targets, n, T_HONOR_PUNGS, hm, need, v)
+                    if first:
+                        return n, best
                     best = min(best, need)
     return n, best
 
@@ -805,7 +846,9 @@ def _target_choice(counts, melds, n_melds, unseen, ctx, tab, work, need, plain):
     forms = ctx[CTX_FORMS]
     aux = work[W_AUX]
     targets = work[W_TARGET]
-    n_t, best = _collect_targets(counts, melds, n_melds, unseen, ctx, tab, plain, targets, work)
+    n_t, best = _collect_targets(
+        counts, melds, n_melds, unseen, ctx, tab, plain, targets, work, False
+    )
     top_flex = 0
     for t in range(34):
         aux[t] = 0
