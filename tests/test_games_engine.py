@@ -117,6 +117,15 @@ def test_same_games_however_split():
     assert not np.array_equal(whole.to_numpy(), other.to_numpy())
 
 
+def test_checks_do_not_change_the_games():
+    # the tile check counts in the policies' view buffer between decisions: the
+    # games must not see it
+    for policy in ("efficiency", "random"):
+        plain, f1 = play_games(150, 11, policy=policy, check=False)
+        checked, f2 = play_games(150, 11, policy=policy, check=True)
+        assert plain.equals(checked) and np.array_equal(f1, f2)
+
+
 def test_same_games_on_one_or_two_threads():
     import numba
 
@@ -166,7 +175,9 @@ def test_bad_options():
         play_games(1, 1, policy=["random", "random"])
     with pytest.raises(GameOptionError, match="unknown wall"):
         play_games(1, 1, wall="round")
-    with pytest.raises(GameOptionError, match="four-player rulesets only so far; .* has 2 players"):
+    with pytest.raises(
+        GameOptionError, match=r"four-player rulesets only so far; .* has 2 players"
+    ):
         play_games(1, 1, ruleset="two-player")
     with pytest.raises(GameOptionError, match="use wall='botzone'"):
         play_games(1, 1, wall="shared", records="x.txt")

@@ -75,12 +75,15 @@ from mjstats.kernels.shanten import (
     REGULAR,
     SEVEN_PAIRS,
     THIRTEEN_ORPHANS,
+    _forms_useful,
     _need_all,
     group_keys,
+    keys_without,
+    masks_without,
+    scan_hand,
     shanten_one,
     useful_one,
 )
-from mjstats.kernels.tables import KEY_MULT
 
 __all__ = [
     "BUILTIN_POLICIES",
@@ -232,15 +235,7 @@ def discard_needs(counts, n_melds, forms, tab, out):
         if counts[t] == 0:
             out[t] = NO_NEED
             continue
-        m0, m1, m2, m3 = km, kp, ks, kz
-        if t < 9:
-            m0 = km - KEY_MULT[t]
-        elif t < 18:
-            m1 = kp - KEY_MULT[t]
-        elif t < 27:
-            m2 = ks - KEY_MULT[t]
-        else:
-            m3 = kz - KEY_MULT[t]
+        m0, m1, m2, m3 = keys_without(t, km, kp, ks, kz)
         need = _need_all(m0, m1, m2, m3, n_melds, forms, sr, hr, ss, sh, fin, hv)
         out[t] = need
         best = min(best, need)
@@ -291,14 +286,17 @@ def new_policy_work(n_fans, suits):
 def _most_useful(counts, n_melds, forms, tab, unseen, need, target):
     """Among held tiles ``t`` with ``need[t] == target``, the discard leaving the most
     unseen useful copies (ties: :data:`DISCARD_ORDER`). Returns ``(tile, copies)``."""
+    # the hand scanned once; each candidate's keys and masks follow from it
+    # (useful_one of the hand without t, as shanten.discard_one works)
+    km, kp, ks, kz, eq1, eq2, eq3, eq4 = scan_hand(counts)
     choice = -1
     best_copies = -1
     for t in range(34):
         if need[t] != target:
             continue
-        counts[t] -= 1
-        _, mask = useful_one(counts, n_melds, forms, tab)
-        counts[t] += 1
+        _, e1, e2, e3, e4 = masks_without(t, eq1, eq2, eq3, eq4)
+        m0, m1, m2, m3 = keys_without(t, km, kp, ks, kz)
+        _, mask = _forms_useful(m0, m1, m2, m3, e1, e2, e3, e4, n_melds, forms, tab)
         copies = mask_copies(mask, unseen)
         if copies > best_copies or (
             copies == best_copies and DISCARD_ORDER[t] < DISCARD_ORDER[choice]
@@ -491,7 +489,9 @@ def _pungs_need(counts, unseen, n_pungs, tab, tmp, all_pungs):
     return missing + hand_need(tmp, n_pungs, REGULAR, tab)
 
 
-@hjit
+# inlined: called for each of the seventy-odd bodies, most pruned after a few
+# instructions, where passing the shanten tables (16 arrays) would cost more
+@ijit
 def _chows_need(counts, melds, n_melds, b, bound, tab, tmp):
     """Need of chow body ``b`` (three chows) + the remaining sets + a pair; >= ``bound`` if pruned.
 
@@ -514,8 +514,15 @@ def _chows_need(counts, melds, n_melds, b, bound, tab, tmp):
             others += 1
     if others > 1:
         return NO_NEED
-    for t in range(34):
-        tmp[t] = counts[t]
+    # the body's tiles first: most bodies are pruned by their missing tiles alone,
+    # before the rest of the hand is copied
+    body = np.int64(0)
+    for j in range(3):
+        if not (matched >> j) & 1:
+            low = _BODIES[b, j]
+            for r in range(3):
+                tmp[low + r] = counts[low + r]
+                body |= np.int64(1) << (low + r)
     missing = 0
     n_open = 0
     for j in range(3):
@@ -530,6 +537,9 @@ def _chows_need(counts, melds, n_melds, b, bound, tab, tmp):
                 missing += 1
     if missing >= bound:
         return bound
+    for t in range(34):
+        if not (body >> t) & 1:
+            tmp[t] = counts[t]
     return missing + hand_need(tmp, n_melds + n_open, REGULAR, tab)
 
 

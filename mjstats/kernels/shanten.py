@@ -72,6 +72,8 @@ __all__ = [
     "discard_one",
     "discard_rows",
     "group_keys",
+    "keys_without",
+    "masks_without",
     "regular_need",
     "regular_rows",
     "regular_shanten_batch",
@@ -574,35 +576,42 @@ def useful_one(counts, melds, forms, tab):
 
 
 @ijit
+def keys_without(t, km, kp, ks, kz):
+    """The group keys of a hand with one tile ``t`` less (``t`` held)."""
+    if t < 9:
+        return km - KEY_MULT[t], kp, ks, kz
+    if t < 18:
+        return km, kp - KEY_MULT[t], ks, kz
+    if t < 27:
+        return km, kp, ks - KEY_MULT[t], kz
+    return km, kp, ks, kz - KEY_MULT[t]
+
+
+@ijit
+def masks_without(t, eq1, eq2, eq3, eq4):
+    """The count masks of a hand with one tile ``t`` less: ``(held, e1, e2, e3, e4)``,
+    bit ``t`` moved from ``eq_c`` to ``eq_(c-1)``; ``held`` False when ``t`` is not held."""
+    bit = np.int64(1) << t
+    if eq1 & bit:
+        return True, eq1 & ~bit, eq2, eq3, eq4
+    if eq2 & bit:
+        return True, eq1 | bit, eq2 & ~bit, eq3, eq4
+    if eq3 & bit:
+        return True, eq1, eq2 | bit, eq3 & ~bit, eq4
+    if eq4 & bit:
+        return True, eq1, eq2, eq3 | bit, eq4 & ~bit
+    return False, eq1, eq2, eq3, eq4
+
+
+@ijit
 def _discards(km, kp, ks, kz, eq1, eq2, eq3, eq4, melds, forms, tab, out_sh, out_u):
     for t in range(34):
-        bit = np.int64(1) << t
-        # hand minus one tile t: move bit t from eq_c to eq_(c-1), lower its group key
-        e1, e2, e3, e4 = eq1, eq2, eq3, eq4
-        if eq1 & bit:
-            e1 = eq1 & ~bit
-        elif eq2 & bit:
-            e2 = eq2 & ~bit
-            e1 = eq1 | bit
-        elif eq3 & bit:
-            e3 = eq3 & ~bit
-            e2 = eq2 | bit
-        elif eq4 & bit:
-            e4 = eq4 & ~bit
-            e3 = eq3 | bit
-        else:
+        held, e1, e2, e3, e4 = masks_without(t, eq1, eq2, eq3, eq4)
+        if not held:
             out_sh[t] = IMPOSSIBLE
             out_u[t] = 0
             continue
-        m0, m1, m2, m3 = km, kp, ks, kz
-        if t < 9:
-            m0 = km - KEY_MULT[t]
-        elif t < 18:
-            m1 = kp - KEY_MULT[t]
-        elif t < 27:
-            m2 = ks - KEY_MULT[t]
-        else:
-            m3 = kz - KEY_MULT[t]
+        m0, m1, m2, m3 = keys_without(t, km, kp, ks, kz)
         need, bits = _forms_useful(m0, m1, m2, m3, e1, e2, e3, e4, melds, forms, tab)
         out_sh[t] = need - 1
         out_u[t] = bits
