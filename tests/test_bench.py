@@ -92,6 +92,27 @@ def test_useful_tiles_and_riichi_peers_agree():
             assert "not installed" in row["note"]
 
 
+def test_games_task_has_goals_peers_and_the_published_figures():
+    from mjstats.bench.tasks import GAME_GOALS, RIICHI_PUBLISHED
+    from mjstats.games.engine import POLICIES
+
+    rows = run_benchmarks(tasks=["games"], scale=TINY)
+    assert {r["task"] for r in rows} == {"games"}
+    for policy, goal in GAME_GOALS.items():
+        mine = [r for r in rows if f" {policy} policy" in r["what"]]
+        if policy not in POLICIES:
+            [row] = mine
+            assert row["mjstats_per_s"] is None and "skipped" in row["note"]
+            continue
+        [all_cores] = [r for r in mine if r["what"].endswith("all cores")]
+        assert all_cores["mjstats_per_s"] > 0 and all_cores["goal"] == f">= {goal:,} games/s"
+        peers = {r["peer"]: r for r in mine if r["what"].endswith("one thread")}
+        assert "riichienv" in peers  # timed here, or a row saying why not
+        for name, rate in RIICHI_PUBLISHED.items():
+            row = peers[f"{name} (published)"]
+            assert row["peer_per_s"] == rate and row["ratio"] > 0
+
+
 def test_unknown_task_raises():
     with pytest.raises(ValueError, match="unknown benchmark task 'nope'"):
         run_benchmarks(tasks=["nope"])

@@ -723,6 +723,9 @@ def task_games(ctx: Context) -> list[dict]:
                 min_time=ctx.sizes.min_time,
                 clock=time.perf_counter,
             )
+            # CPU time of all threads too: on a shared machine the wall-time rate shows
+            # the share of the cores the run got, this one what the cores can do
+            [cpu] = time_calls([ours], repeat=ctx.sizes.repeat, min_time=ctx.sizes.min_time)
         row = make_row(
             "games",
             f"{what}, all cores",
@@ -730,8 +733,9 @@ def task_games(ctx: Context) -> list[dict]:
             unit="games",
             n=n,
             threads=k,
-            note="wall time; shared wall with flowers; riichi engines published, one core: "
-            + published,
+            note=f"wall time ({n / cpu:,.0f} games per CPU-second over the {k} threads: "
+            f"at most {k}x that on idle cores); shared wall with flowers; riichi engines "
+            "published, one core: " + published,
         )
         if goal is not None:
             row.update(_goal(f">= {goal:,} games/s", row["mjstats_per_s"] >= goal))
