@@ -302,3 +302,12 @@ def test_cli_options_of_games_only(capsys):
     assert main(["study", "play", "--n", "10", "--policy", "random"]) == 2
     assert "play has no policy 'random'" in capsys.readouterr().err
     assert main(["study", "play", "--n", "10", "--policy", "efficiency", "--policy", "x"]) == 2
+
+
+def test_the_games_notebook_exists():
+    """notebooks/05-games.ipynb runs in tests/test_notebooks.py with the others."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "notebooks" / "05-games.ipynb"
+    assert path.is_file()
+    assert "from mjstats.studies.games import" in path.read_text(encoding="utf-8")
