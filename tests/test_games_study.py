@@ -311,3 +311,23 @@ def test_the_games_notebook_exists():
     path = Path(__file__).resolve().parents[1] / "notebooks" / "05-games.ipynb"
     assert path.is_file()
     assert "from mjstats.studies.games import" in path.read_text(encoding="utf-8")
+
+
+def test_cli_threads_and_dask_give_the_same_json(tmp_path):
+    pytest.importorskip("distributed")
+    args = ["study", "games", "--n", "60", "--seed", "4", "--no-progress"]
+    runs = {
+        "one": ["--threads", "1"],
+        "two": ["--threads", "2"],
+        "dask": ["--dask", "local:1"],
+    }
+    before = numba.get_num_threads()
+    try:
+        for name, extra in runs.items():
+            assert main([*args, *extra, "--json", str(tmp_path / f"{name}.json")]) == 0
+    finally:
+        numba.set_num_threads(before)
+    data = [json.loads((tmp_path / f"{name}.json").read_text()) for name in runs]
+    for d in data:
+        d.pop("provenance")
+    assert data[0] == data[1] == data[2]

@@ -58,6 +58,13 @@ def study_header(agg) -> str:
             p = s["complete"] / deals if deals else float("nan")
             text += f", {s['complete']:,} complete (P = {fp(p)})" + (f", {legal}" if legal else "")
         return text
+    if agg.kind == "games" and s is not None:  # a "hand" is a game, its wins the complete ones
+        policies = agg.params.get("policy", [])
+        seats = policies[0] if len(set(policies)) == 1 else "/".join(policies)
+        return (
+            head + f"{s['hands']:,} games ({seats}), {s['complete']:,} won; fans per win, "
+            f"mean total {s['mean_total']:.2f}"
+        )
     if s is None:
         return head + f"{int(agg['hands'][0]):,} hands" if "hands" in agg.counters else head
     return (
