@@ -174,6 +174,10 @@ def test_tables(ref):
     assert meld_table(ref).melds.sum() == games_summary(ref)["wins"]
     for name in ("seats", "lengths", "melds"):
         assert len(report_table(ref, name))
+    from mjstats.report import _demo_aggregate
+
+    with pytest.raises(ValueError, match="no game statistics"):
+        report_table(_demo_aggregate(), "seats")
 
 
 def test_plots(ref):
