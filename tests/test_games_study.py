@@ -292,6 +292,7 @@ def test_cli_help():
         (["--ruleset", "two-player"], "four-player rulesets only"),
         (["--draws", "5"], "--draws applies to study play"),
         (["--tiles", "13"], "--tiles applies to study dealt"),
+        (["--round-wind", "4"], "'--round-wind'"),
     ],
 )
 def test_cli_usage_errors_are_one_line_exit_2(args, message, capsys):
@@ -306,6 +307,15 @@ def test_cli_options_of_games_only(capsys):
     assert main(["study", "play", "--n", "10", "--policy", "random"]) == 2
     assert "play has no policy 'random'" in capsys.readouterr().err
     assert main(["study", "play", "--n", "10", "--policy", "efficiency", "--policy", "x"]) == 2
+    assert main(["study", "dealt", "--n", "10", "--round-wind", "1"]) == 2
+
+
+def test_cli_round_wind(tmp_path):
+    js = tmp_path / "w.json"
+    assert main(["study", "games", "--n", "30", "--round-wind", "1", "--json", str(js)]) == 0
+    agg = games(30, 0, round_wind=1, progress=False)
+    assert json.loads(js.read_text())["games"]["wins"] == games_summary(agg)["wins"]
+    assert agg.params["round_wind"] == 1
 
 
 def test_the_games_notebook_exists():

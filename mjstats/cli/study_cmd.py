@@ -21,6 +21,7 @@ _KIND_OPTIONS = {
     "draws": ("play",),
     "last_tile": ("play",),
     "wall": ("games",),
+    "round_wind": ("games",),
 }
 
 
@@ -144,7 +145,7 @@ def write_study_outputs(agg, out: Path) -> list[Path]:
 
 
 def _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_tile, wall,
-         checkpoint, resume, dask_address, threads, progress):  # fmt: skip
+         round_wind, checkpoint, resume, dask_address, threads, progress):  # fmt: skip
     import numba
 
     from mjstats.studies import StudyInterrupted, make_study, run_study
@@ -175,7 +176,11 @@ def _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_ti
                     f"games takes one --policy for every seat or four (one per seat, East "
                     f"first), not {len(policy)}"
                 )
-            params.update(policy=list(policy) or _DEFAULT_POLICY[kind], wall=wall or "shared")
+            params.update(
+                policy=list(policy) or _DEFAULT_POLICY[kind],
+                wall=wall or "shared",
+                round_wind=0 if round_wind is None else round_wind,
+            )
         try:  # a parameter the study refuses (e.g. more draws than the wall holds)
             study = make_study(kind, **params)
         except (TypeError, ValueError) as exc:
@@ -255,6 +260,7 @@ _STUDY_OPTIONS = {
     "draws": ("draws", int),
     "last_tile": ("last_tile", bool),
     "wall": ("wall", str),
+    "round_wind": ("round_wind", int),
 }
 
 
@@ -456,6 +462,12 @@ def _check_dask(value: str | None) -> str | None:
     "segments [default: shared].",
 )
 @click.option(
+    "--round-wind",
+    type=click.IntRange(0, 3),
+    default=None,
+    help="games: the round wind, 0-3 = East South West North [default: 0].",
+)
+@click.option(
     "--top",
     type=click.IntRange(min=0),
     default=25,
@@ -520,6 +532,7 @@ def command(
     draws,
     last_tile,
     wall,
+    round_wind,
     top,
     out,
     json_path,
@@ -563,8 +576,8 @@ def command(
     # group with the progress saved (Dask runs always wait for the next result);
     # once the study is done, its output is written whole
     with deferred_interrupts(exit_when_idle=dask_address is None) as guard:
-        agg = _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_tile,
-                   wall, checkpoint, resume, dask_address, threads, progress)  # fmt: skip
+        agg = _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_tile, wall,
+                   round_wind, checkpoint, resume, dask_address, threads, progress)  # fmt: skip
         guard.idle = False  # done: a Ctrl-C now waits for the output to be written
         print_fan_table(agg, top)
         if agg.kind == "dealt":  # the checkpoint's kind when resumed
