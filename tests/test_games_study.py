@@ -345,3 +345,25 @@ def test_cli_threads_and_dask_give_the_same_json(tmp_path):
     for d in data:
         d.pop("provenance")
     assert data[0] == data[1] == data[2]
+
+
+def test_a_scoring_disagreement_stops_the_study(monkeypatch, capsys):
+    """The study re-scores every win; a difference from the engine is a GameError, and
+    at the command line one line and exit 1 (no traceback)."""
+    import dataclasses
+
+    import mjstats.score
+    from mjstats.games import GameError
+
+    real = mjstats.score.score_batch
+
+    def off_by_one(batch, ruleset="mcr"):
+        scored = real(batch, ruleset)
+        return dataclasses.replace(scored, total=scored.total + 1)
+
+    monkeypatch.setattr(mjstats.score, "score_batch", off_by_one)
+    with pytest.raises(GameError, match=r"score the win of game .* differently"):
+        games(40, 1, progress=False)
+    assert main(["study", "games", "--n", "40", "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("mjstats: error: the engine and score_batch") and err.count("\n") == 1
