@@ -182,7 +182,8 @@ class GamesStudy(_PicklableRuleset, Study):
             first=lo,
             keep_state=True,
         )
-        return Aggregate(self.kind, self.params(), game_counters(table, fans, final, self.ruleset))
+        counters = game_counters(table, fans, final, self.ruleset, lo)
+        return Aggregate(self.kind, self.params(), counters)
 
 
 def winning_hands(table: pd.DataFrame, final: np.ndarray):
@@ -236,10 +237,10 @@ def winning_hands(table: pd.DataFrame, final: np.ndarray):
 
 
 def game_counters(
-    table: pd.DataFrame, fans: np.ndarray, final: np.ndarray, ruleset: Ruleset
+    table: pd.DataFrame, fans: np.ndarray, final: np.ndarray, ruleset: Ruleset, first: int = 0
 ) -> dict[str, np.ndarray]:
-    """The counters of the module docstring for games played by :func:`~mjstats.games.play_games`
-    (with ``keep_state=True``)."""
+    """The counters of the module docstring for games ``first ..`` of a study, played by
+    :func:`~mjstats.games.play_games` (with ``keep_state=True``)."""
     from mjstats.games import GameError
     from mjstats.kernels import game as G
     from mjstats.kernels.accumulate import TOTAL_BINS, empty_counters
@@ -260,9 +261,9 @@ def game_counters(
         (scored.fan_counts.astype(np.int64) != fc).any(axis=1) | (scored.total != total)
     )
     if len(differ):
-        i = int(np.flatnonzero(won)[differ[0]])
+        i = first + int(np.flatnonzero(won)[differ[0]])
         raise GameError(
-            f"the engine and score_batch score the win of game {i} of this chunk differently "
+            f"the engine and score_batch score the win of game {i} differently "
             f"(engine total {int(total[differ[0]])}, score_batch {int(scored.total[differ[0]])})"
         )
     try:
