@@ -58,7 +58,9 @@ __all__ = [
     "payments",
     "plot_cooccurrence",
     "plot_fan_frequencies",
+    "plot_game_lengths",
     "plot_report",
+    "plot_seats",
     "plot_shanten",
     "plot_total_distribution",
     "report_table",
@@ -72,12 +74,18 @@ __all__ = [
 
 TABLES = ("fans", "totals", "forms", "cooccurrence", "payments", "summary")
 """Report tables of fan statistics by name (:func:`report_table`; it also makes
-``"shanten"``, the table of dealt studies)."""
+``"shanten"``, the table of dealt studies, and the :data:`GAME_TABLES`)."""
+
+GAME_TABLES = ("seats", "lengths", "melds")
+"""Report tables of a ``games`` study (:mod:`mjstats.studies.games`): per seat
+(:func:`~mjstats.studies.games.seat_table`), game lengths
+(:func:`~mjstats.studies.games.game_length_table`) and the winners' melds
+(:func:`~mjstats.studies.games.meld_table`)."""
 
 FORMATS = ("csv", "parquet", "json", "md")
 """File formats of :func:`write_report`."""
 
-PLOTS = ("fans", "totals", "cooccurrence", "shanten")
+PLOTS = ("fans", "totals", "cooccurrence", "shanten", "seats", "lengths")
 """Tables that have a plot (:func:`plot_report`)."""
 
 _Z95 = 1.959963984540054
@@ -424,6 +432,8 @@ def report_table(
     """
     if table == "shanten":
         return _shanten(agg)
+    if table in GAME_TABLES:
+        return _game_table(agg, table)
     _need_fans(agg)
     if table == "fans":
         return fan_table(agg, ruleset)
@@ -438,7 +448,9 @@ def report_table(
         return payments(agg, ruleset)
     if table == "summary":
         return pd.DataFrame([summary(agg, ruleset)])
-    raise ValueError(f"unknown table {table!r}; choose one of {', '.join(TABLES)}")
+    raise ValueError(
+        f"unknown table {table!r}; choose one of {', '.join((*TABLES, 'shanten', *GAME_TABLES))}"
+    )
 
 
 def load_aggregate(path: str | os.PathLike) -> Aggregate:
@@ -843,11 +855,87 @@ def plot_shanten(agg: Aggregate, ax=None):
     return ax
 
 
+def _game_table(agg: Aggregate, table: str) -> pd.DataFrame:
+    """A table of :data:`GAME_TABLES`; ``ValueError`` for an aggregate of another kind."""
+    if "wins" not in agg.counters or "length" not in agg.counters:
+        raise ValueError(f"the {agg.kind!r} aggregate has no game statistics (a games study has)")
+    from mjstats.studies import games
+
+    make = {
+        "seats": games.seat_table,
+        "lengths": games.game_length_table,
+        "melds": games.meld_table,
+    }[table]
+    return make(agg)
+
+
+def plot_seats(agg: Aggregate, ax=None):
+    """Bar chart of a ``games`` study per seat: P(win) and P(deal-in) per game with
+    95 % intervals, the seat's policy under its name.
+
+    Examples
+    --------
+    >>> from mjstats.studies.games import games
+    >>> from mjstats.report import plot_seats
+    >>> ax = plot_seats(games(40, seed=1, policy="random", progress=False))
+    >>> len(ax.patches), ax.get_ylabel()
+    (8, 'probability per game')
+    >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
+    """
+    t = _game_table(agg, "seats")
+    n = int(agg["games"][0])
+    ax, own = _axes(ax, (7, 4))
+    x = np.arange(len(t))
+    for offset, col, count, label, color in (
+        (-0.2, "p_win", "wins", "win", "#3b75af"),
+        (0.2, "p_deal_in", "deal_ins", "deal-in", "#c0392b"),
+    ):
+        lo, hi = wilson_interval(t[count].to_numpy(), n)
+        err = np.vstack([t[col] - lo, hi - t[col]])
+        ax.bar(x + offset, t[col], width=0.4, yerr=err, capsize=2, label=label, color=color)
+    ax.set_xticks(x, [f"{s}\n{p}" for s, p in zip(t["seat"], t["policy"], strict=True)])
+    ax.set_ylabel("probability per game")
+    ax.set_title(f"Wins and deal-ins per seat ({n:,} games, {agg.params.get('wall')} wall)")
+    ax.legend()
+    if own:
+        ax.figure.tight_layout()
+    return ax
+
+
+def plot_game_lengths(agg: Aggregate, ax=None):
+    """Stacked bars of a ``games`` study: games by tiles drawn after the deal, won
+    and drawn (荒庄).
+
+    Examples
+    --------
+    >>> from mjstats.studies.games import games
+    >>> from mjstats.report import plot_game_lengths
+    >>> ax = plot_game_lengths(games(40, seed=1, policy="random", progress=False))
+    >>> ax.get_xlabel()
+    'tiles drawn after the deal'
+    >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
+    """
+    t = _game_table(agg, "lengths")
+    n = max(int(t["games"].sum()), 1)
+    ax, own = _axes(ax, (8, 4))
+    ax.bar(t["draws"], t["won"] / n, width=1.0, color="#3b75af", label="won")
+    ax.bar(t["draws"], t["drawn"] / n, width=1.0, bottom=t["won"] / n, color="#999",
+           label="drawn game")  # fmt: skip
+    ax.set_xlabel("tiles drawn after the deal")
+    ax.set_ylabel("share of games")
+    ax.set_title(f"Game length ({n:,} games)")
+    ax.legend()
+    if own:
+        ax.figure.tight_layout()
+    return ax
+
+
 def plot_report(
     agg: Aggregate, table: str = "fans", kind: str = "lift", ax=None, top: int | None = None
 ):
-    """The plot of a report table: ``"fans"``, ``"totals"``, ``"cooccurrence"`` or
-    ``"shanten"`` (dealt studies); ``top`` limits the fans shown (fans, cooccurrence).
+    """The plot of a report table: ``"fans"``, ``"totals"``, ``"cooccurrence"``,
+    ``"shanten"`` (dealt studies), ``"seats"`` or ``"lengths"`` (games studies);
+    ``top`` limits the fans shown (fans, cooccurrence).
 
     A fan plot of an aggregate without complete hands (e.g. a dealt study,
     where complete deals are rare) would be empty: that is a ``ValueError``
@@ -863,6 +951,10 @@ def plot_report(
     """
     if table == "shanten":
         return plot_shanten(agg, ax=ax)
+    if table == "seats":
+        return plot_seats(agg, ax=ax)
+    if table == "lengths":
+        return plot_game_lengths(agg, ax=ax)
     fans = "cooccurrence" in agg.counters
     if table in ("fans", "totals", "cooccurrence") and (not fans or _complete(agg) == 0):
         hint = "; plot --table shanten instead" if "shanten_hist" in agg.counters else ""

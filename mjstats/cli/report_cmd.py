@@ -9,7 +9,18 @@ import click
 
 __all__ = ["command"]
 
-_TABLES = ("fans", "totals", "forms", "cooccurrence", "payments", "summary", "shanten")
+_TABLES = (
+    "fans",
+    "totals",
+    "forms",
+    "cooccurrence",
+    "payments",
+    "summary",
+    "shanten",
+    "seats",
+    "lengths",
+    "melds",
+)
 _FORMATS = ("table", "csv", "parquet", "json", "md", "png")
 _SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".json": "json", ".md": "md", ".png": "png"}
 
@@ -21,8 +32,9 @@ _SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".json": "json", ".md": "md",
     type=click.Choice(_TABLES),
     default=None,
     help="Which report: fan frequencies, total distribution, forms, fan co-occurrence, "
-    "payments by win type, headline numbers, or shanten (dealt studies) [default: fans; "
-    "shanten for a dealt study without complete deals].",
+    "payments by win type, headline numbers, shanten (dealt studies), or per seat, game "
+    "lengths and the winners' melds (games studies) [default: fans; shanten for a dealt "
+    "study without complete deals].",
 )
 @click.option(
     "--kind",
@@ -37,7 +49,7 @@ _SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".json": "json", ".md": "md",
     type=click.Choice(_FORMATS),
     default=None,
     help="Output format [default: from the --out suffix, else a terminal table]. "
-    "png draws the table's plot (fans, totals, cooccurrence, shanten).",
+    "png draws the table's plot (fans, totals, cooccurrence, shanten, seats, lengths).",
 )
 @click.option(
     "--out",

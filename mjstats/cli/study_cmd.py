@@ -9,7 +9,20 @@ import click
 
 __all__ = ["command", "print_fan_table", "study_header", "write_study_outputs"]
 
-_DEFAULT_N = {"sample": 1_000_000, "dealt": 1_000_000, "play": 20_000}
+_DEFAULT_N = {"sample": 1_000_000, "dealt": 1_000_000, "play": 20_000, "games": 10_000}
+_DEFAULT_POLICY = {"play": "efficiency", "games": "efficiency"}
+_PLAY_POLICIES = ("efficiency", "fan-aware")
+# options of one study kind only: giving one to another kind is a usage error
+_KIND_OPTIONS = {
+    "tiles": ("dealt",),
+    "useful": ("dealt",),
+    "per_form": ("dealt",),
+    "policy": ("play", "games"),
+    "draws": ("play",),
+    "last_tile": ("play",),
+    "wall": ("games",),
+    "round_wind": ("games",),
+}
 
 
 def study_header(agg) -> str:
@@ -46,6 +59,13 @@ def study_header(agg) -> str:
             p = s["complete"] / deals if deals else float("nan")
             text += f", {s['complete']:,} complete (P = {fp(p)})" + (f", {legal}" if legal else "")
         return text
+    if agg.kind == "games" and s is not None:  # a "hand" is a game, its wins the complete ones
+        policies = agg.params.get("policy", [])
+        seats = policies[0] if len(set(policies)) == 1 else "/".join(policies)
+        return (
+            head + f"{s['hands']:,} games ({seats}), {s['complete']:,} won; fans per win, "
+            f"mean total {s['mean_total']:.2f}"
+        )
     if s is None:
         return head + f"{int(agg['hands'][0]):,} hands" if "hands" in agg.counters else head
     return (
@@ -114,13 +134,18 @@ def write_study_outputs(agg, out: Path) -> list[Path]:
         from mjstats.studies.play import win_curve
 
         tables.append((win_curve, "win_curve"))
+    if agg.kind == "games":
+        from mjstats.studies.games import game_fan_table, game_length_table, meld_table, seat_table
+
+        tables[0] = (game_fan_table, "fans")
+        tables += [(seat_table, "seats"), (game_length_table, "lengths"), (meld_table, "melds")]
     for make, name in tables:
         paths.append(write_report(make(agg), out / f"{name}.csv", prov=prov))
     return paths
 
 
-def _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_tile,
-         checkpoint, resume, dask_address, threads, progress):  # fmt: skip
+def _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_tile, wall,
+         round_wind, checkpoint, resume, dask_address, threads, progress):  # fmt: skip
     import numba
 
     from mjstats.studies import StudyInterrupted, make_study, run_study
@@ -132,16 +157,30 @@ def _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_ti
         checkpoint = _resume_path(resume, checkpoint)
         study = _resumed_study(checkpoint, click.get_current_context())
     elif kind == "exact":
+        _check_kind_options(kind, click.get_current_context())
         if n is not None:
             raise click.UsageError("exact enumerates every hand; it takes no --n")
         study = make_study("exact", ruleset=ruleset)
     else:
+        _check_kind_options(kind, click.get_current_context())
         n = _DEFAULT_N[kind] if n is None else n
-        params = {"n_games" if kind == "play" else "n": n, "seed": seed, "ruleset": ruleset}
+        games = kind in ("play", "games")
+        params = {"n_games" if games else "n": n, "seed": seed, "ruleset": ruleset}
         if kind == "dealt":
             params.update(tiles=int(tiles), useful=useful, per_form=per_form)
         if kind == "play":
-            params.update(policy=policy, draws=draws, last_tile=last_tile)
+            params.update(policy=_play_policy(policy), draws=draws, last_tile=last_tile)
+        if kind == "games":
+            if len(policy) not in (0, 1, 4):
+                raise click.UsageError(
+                    f"games takes one --policy for every seat or four (one per seat, East "
+                    f"first), not {len(policy)}"
+                )
+            params.update(
+                policy=list(policy) or _DEFAULT_POLICY[kind],
+                wall=wall or "shared",
+                round_wind=0 if round_wind is None else round_wind,
+            )
         try:  # a parameter the study refuses (e.g. more draws than the wall holds)
             study = make_study(kind, **params)
         except (TypeError, ValueError) as exc:
@@ -154,6 +193,12 @@ def _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_ti
             resume=resume is not None,
             progress=progress,
         )
+    except RuntimeError as exc:  # a game stopped (mjstats.games.GameError): say which, no traceback
+        from mjstats.games import GameError
+
+        if isinstance(exc, GameError):
+            raise click.ClickException(str(exc)) from None
+        raise
     except StudyInterrupted as exc:
         cmd = f"mjstats study --resume {exc.checkpoint}"
         error = click.ClickException(
@@ -162,6 +207,32 @@ def _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_ti
         error.exit_code = EXIT_INTERRUPTED
         raise error from None
     return agg
+
+
+def _check_kind_options(kind: str, ctx: click.Context) -> None:
+    """An option given for a study kind it does not apply to is a usage error."""
+    from click.core import ParameterSource
+
+    for name, kinds in _KIND_OPTIONS.items():
+        source = ctx.get_parameter_source(name)
+        if kind not in kinds and source in (
+            ParameterSource.COMMANDLINE,
+            ParameterSource.ENVIRONMENT,
+        ):
+            flag = "--" + name.replace("_", "-")
+            raise click.UsageError(f"{flag} applies to study {' and '.join(kinds)}, not to {kind}")
+
+
+def _play_policy(policy: tuple[str, ...]) -> str:
+    """The one discard policy of a play study."""
+    if len(policy) > 1:
+        raise click.UsageError(f"play takes one --policy, not {len(policy)}")
+    name = policy[0] if policy else _DEFAULT_POLICY["play"]
+    if name not in _PLAY_POLICIES:
+        raise click.UsageError(
+            f"play has no policy {name!r}; choose one of {', '.join(_PLAY_POLICIES)}"
+        )
+    return name
 
 
 def _resume_path(resume: str, checkpoint: Path | None) -> Path:
@@ -188,6 +259,8 @@ _STUDY_OPTIONS = {
     "policy": ("policy", str),
     "draws": ("draws", int),
     "last_tile": ("last_tile", bool),
+    "wall": ("wall", str),
+    "round_wind": ("round_wind", int),
 }
 
 
@@ -219,8 +292,14 @@ def _resumed_study(path: Path, ctx: click.Context):
         value = given[name]
         flag = f"--{'' if value is not False else 'no-'}{name.replace('_', '-')}"
         shown = flag if isinstance(value, bool) else f"{flag} {value}"
-        if key == "n" and study.kind == "play":
+        if key == "n" and study.kind in ("play", "games"):
             key = "n_games"
+        if name == "policy":  # given once or more: a tuple of names
+            if not value:
+                continue
+            shown = " ".join(f"--policy {v}" for v in value)
+            value = list(value) * 4 if study.kind == "games" and len(value) == 1 else list(value)
+            convert = list if study.kind == "games" else (lambda v: v[0] if len(v) == 1 else v)
         if key not in params:
             raise click.UsageError(f"{shown} does not apply to {where}")
         mine = get_ruleset(value).name if convert is None else convert(value)
@@ -240,6 +319,21 @@ def _json_summary(agg) -> dict:
     if "cooccurrence" in agg.counters:  # 13-tile deals have no fans
         t = fan_table(agg)
         out = {**summary(agg), "fan_probability": dict(zip(t["en"], t["frequency"], strict=True))}
+    if agg.kind == "games":
+        from mjstats.studies.games import (
+            game_fan_table,
+            game_length_table,
+            games_summary,
+            meld_table,
+            seat_table,
+        )
+
+        t = game_fan_table(agg)
+        out["fan_probability_per_game"] = dict(zip(t["en"], t["per_game"], strict=True))
+        out["games"] = games_summary(agg)
+        out["seats"] = seat_table(agg).to_dict(orient="list")
+        out["lengths"] = game_length_table(agg).to_dict(orient="list")
+        out["melds"] = meld_table(agg).to_dict(orient="list")
     if agg.kind == "play":
         from mjstats.studies.play import play_summary, win_curve
 
@@ -301,7 +395,7 @@ def _check_dask(value: str | None) -> str | None:
 @click.command("study")
 @click.argument(
     "kind",
-    type=click.Choice(["sample", "dealt", "exact", "play"]),
+    type=click.Choice(["sample", "dealt", "exact", "play", "games"]),
     default="sample",
     required=False,
 )
@@ -311,7 +405,8 @@ def _check_dask(value: str | None) -> str | None:
     "n",
     type=_COUNT,
     default=None,
-    help="Hands, deals or games, e.g. 1000000 or 1e6 [default: 1e6; play: 20000; exact: all].",
+    help="Hands, deals or games, e.g. 1000000 or 1e6 "
+    "[default: 1e6; play: 20000; games: 10000; exact: all].",
 )
 @click.option(
     "--seed",
@@ -341,10 +436,10 @@ def _check_dask(value: str | None) -> str | None:
 )
 @click.option(
     "--policy",
-    type=click.Choice(["efficiency", "fan-aware"]),
-    default="efficiency",
-    show_default=True,
-    help="play: discard policy.",
+    multiple=True,
+    metavar="NAME",
+    help="play: discard policy (efficiency, fan-aware) [default: efficiency]. games: the "
+    "seats' policy (random, efficiency), once for all or four times, East first.",
 )
 @click.option(
     "--draws",
@@ -358,6 +453,19 @@ def _check_dask(value: str | None) -> str | None:
     default=False,
     show_default=True,
     help="play: the final draw is the last tile of the wall (scores 妙手回春).",
+)
+@click.option(
+    "--wall",
+    type=click.Choice(["shared", "botzone"]),
+    default=None,
+    help="games: the shared 144-tile wall with flowers, or Botzone's 136 tiles in four "
+    "segments [default: shared].",
+)
+@click.option(
+    "--round-wind",
+    type=click.IntRange(0, 3),
+    default=None,
+    help="games: the round wind, 0-3 = East South West North [default: 0].",
 )
 @click.option(
     "--top",
@@ -423,6 +531,8 @@ def command(
     policy,
     draws,
     last_tile,
+    wall,
+    round_wind,
     top,
     out,
     json_path,
@@ -440,6 +550,8 @@ def command(
       dealt   random deals: shanten per form, useful tiles, fans of complete deals
       exact   every distinct complete hand, weighted: exact probabilities (minutes)
       play    solitaire games with a discard policy: P(win by draw t), fans, points
+      games   four-player MCR games played by the engine's policies: wins,
+              deal-ins and points per seat, fans per win and per game
 
     Convention for fan probabilities (sample, dealt, exact): a random 14-tile
     deal conditioned on being complete, a uniformly random winning tile among
@@ -452,6 +564,8 @@ def command(
       mjstats study dealt --n 200000 --seed 7 --out results/dealt
       mjstats study dealt --n 100000000 --tiles 13          # fast: all-forms shanten
       mjstats study play --policy fan-aware --n 20000 --draws 21
+      mjstats study games --n 10000 --policy efficiency --wall shared
+      mjstats study games --policy efficiency --policy random --policy random --policy random
       mjstats study sample --n 100000000 --checkpoint run.ckpt    # Ctrl-C, then:
       mjstats study --resume run.ckpt          # the same study, parameters from run.ckpt
       mjstats study sample --dask local:2
@@ -462,8 +576,8 @@ def command(
     # group with the progress saved (Dask runs always wait for the next result);
     # once the study is done, its output is written whole
     with deferred_interrupts(exit_when_idle=dask_address is None) as guard:
-        agg = _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_tile,
-                   checkpoint, resume, dask_address, threads, progress)  # fmt: skip
+        agg = _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_tile, wall,
+                   round_wind, checkpoint, resume, dask_address, threads, progress)  # fmt: skip
         guard.idle = False  # done: a Ctrl-C now waits for the output to be written
         print_fan_table(agg, top)
         if agg.kind == "dealt":  # the checkpoint's kind when resumed
@@ -481,6 +595,8 @@ def command(
             )
             curve = win_curve(agg)
             click.echo(curve.to_string(index=False, float_format=_fp))
+        if agg.kind == "games":
+            _print_games_tables(agg)
         if out is not None:
             for p in write_study_outputs(agg, out):
                 click.echo(f"wrote {p}", err=True)
@@ -516,3 +632,23 @@ def _print_dealt_tables(agg) -> None:
     mean = float((copies["useful"] * copies["probability"]).sum())
     quantiles = ", ".join(f"{k} {v}" for k, v in q.items())
     click.echo(f"\nuseful copies unseen{after}: mean {mean:.2f}; quantiles {quantiles}")
+
+
+def _print_games_tables(agg) -> None:
+    """The headline of a games study and its table per seat."""
+    from mjstats.studies.games import games_summary, seat_table
+
+    s = games_summary(agg)
+    click.echo(
+        f"{s['games']:,} games on the {agg.params['wall']} wall: {s['wins']:,} won "
+        f"({s['self_drawn']:,} self-drawn, {s['robbed_kong']:,} robbing a kong), "
+        f"{s['drawn']:,} drawn (P = {_fp(s['p_drawn'])}); mean total of wins "
+        f"{s['mean_total']:.2f}; {s['mean_draws']:.1f} draws and "
+        f"{s['claims_per_game']:.2f} claims a game; the winner has "
+        f"{s['melds_per_win']:.2f} melds, {s['claims_per_win']:.2f} claimed"
+    )
+    t = seat_table(agg)[
+        ["seat", "policy", "wins", "p_win", "self_drawn", "deal_ins", "p_deal_in",
+         "points_mean", "points_sd"]
+    ]  # fmt: skip
+    click.echo(t.to_string(index=False, float_format=lambda x: f"{x:.4g}"))

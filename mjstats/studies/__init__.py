@@ -13,6 +13,8 @@ dealt      random 13/14-tile deals: shanten (all forms; per form and useful
 exact      every distinct complete 14-tile hand, weighted: exact answers
 play       solitaire games with a discard policy (``efficiency``,
            ``fan-aware`` or your own): P(legal win by draw t), fans, points
+games      four-player MCR games (局) played by the game engine's policies:
+           wins, deal-ins and points per seat, fans per win and per game
 =========  ===============================================================
 
 ``analyze`` (per candidate discard of one hand: shanten, useful tiles, and by
@@ -36,6 +38,7 @@ KINDS: dict[str, str] = {
     "dealt": "mjstats.studies.dealt:DealtStudy",
     "exact": "mjstats.studies.exact:ExactStudy",
     "play": "mjstats.studies.play:PlayStudy",
+    "games": "mjstats.studies.games:GamesStudy",
 }
 """Study kind -> ``"module:class"`` (imported on use)."""
 
