@@ -873,19 +873,27 @@ def _botzone_tile(code: Any) -> int:
 _TILE_TOKEN = re.compile("[" + re.escape(TILE_TEXT_CHARS) + r"\[\]{}+]+")
 
 
+def _meld(kind: MeldKind, tile: int) -> Meld:
+    """A Meld of a kind and tile known to be valid, without re-checking them."""
+    m = object.__new__(Meld)
+    object.__setattr__(m, "kind", kind)
+    object.__setattr__(m, "tile", tile)
+    return m
+
+
 def _classify_meld(ids: list[int], concealed: bool, text: str, pos: int) -> Meld:
     ids = sorted(ids)
     if len(ids) == 4 and len(set(ids)) == 1:
-        return Meld(MeldKind.CONCEALED_KONG if concealed else MeldKind.KONG, ids[0])
+        return _meld(MeldKind.CONCEALED_KONG if concealed else MeldKind.KONG, ids[0])
     if concealed:
         raise InvalidMeldError(
             f"{text!r} at position {pos}: braces hold a concealed kong of 4 identical tiles "
             "({5555p}); write other concealed tiles without brackets"
         )
     if len(ids) == 3 and len(set(ids)) == 1:
-        return Meld(MeldKind.PUNG, ids[0])
+        return _meld(MeldKind.PUNG, ids[0])
     if len(ids) == 3 and ids[1] == ids[0] + 1 and ids[2] == ids[0] + 2 and CHOW_START_MASK[ids[0]]:
-        return Meld(MeldKind.CHOW, ids[0])
+        return _meld(MeldKind.CHOW, ids[0])
     raise InvalidMeldError(
         f"{text!r} at position {pos} is not a meld: write a chow of three consecutive numbered "
         "tiles of one suit [123p], a pung [555p], a kong [5555p] or a concealed kong {5555p}"

@@ -584,7 +584,7 @@ class _One(NamedTuple):
     """What the one-hand path needs of a ruleset, resolved once per ruleset."""
 
     entry: Any  # the ruleset's kernel entry (mjstats.kernels.scoring.SINGLE_ENTRIES)
-    args: tuple  # its scalar arguments and the suit table
+    args: tuple  # its scalar arguments and the suit table's two arrays
     n_fans: int
     fans: tuple
     forms: tuple[str, ...]
@@ -599,7 +599,7 @@ def _one_of(rs: Ruleset) -> _One:
     spec = kernel_spec(rs)
     return _One(
         entry=SINGLE_ENTRIES[spec.ruleset_id],
-        args=(spec.opts, spec.minimum, spec.flowers_count_toward_minimum, suit_table()),
+        args=(spec.opts, spec.minimum, spec.flowers_count_toward_minimum, *suit_table()),
         n_fans=rs.n_fans,
         fans=tuple(rs.fans),
         forms=_form_names(rs),
