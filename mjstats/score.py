@@ -257,11 +257,16 @@ class _Pending(NamedTuple):
 
 def _lazy_fans(score: Score, p: _Pending) -> list[Fan]:
     counts = p.out[: p.one.n_fans]
-    defs = p.one.fans
-    return [
-        Fan(f, defs[f].key, defs[f].zh, defs[f].en, defs[f].points, int(counts[f]))
-        for f in np.flatnonzero(counts).tolist()
-    ]
+    cache = p.one.fan_cache
+    fans = []
+    for f in np.flatnonzero(counts).tolist():
+        key = (f, int(counts[f]))
+        fan = cache.get(key)
+        if fan is None:
+            d = p.one.fans[f]
+            fan = cache[key] = Fan(f, d.key, d.zh, d.en, d.points, key[1])
+        fans.append(fan)
+    return fans
 
 
 def _lazy_sets(score: Score, p: _Pending) -> tuple[str, ...]:
@@ -590,6 +595,7 @@ class _One(NamedTuple):
     forms: tuple[str, ...]
     check: Any  # the binding's check_context
     spec: str
+    fan_cache: dict  # (fan id, count) -> Fan (immutable, so shared by every Score)
 
 
 def _one_of(rs: Ruleset) -> _One:
@@ -605,6 +611,7 @@ def _one_of(rs: Ruleset) -> _One:
         forms=_form_names(rs),
         check=rs.kernel.check_context,
         spec=rs.spec,
+        fan_cache={},
     )
 
 
