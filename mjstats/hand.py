@@ -326,6 +326,7 @@ CONTEXT_FIELDS = (
 """Names of the win-context fields of a :class:`Hand` (also ``parse_hand`` keyword arguments)."""
 
 _FLAGS = CONTEXT_FIELDS[:4]
+_CONTEXT_DEFAULTS = {name: False if name in _FLAGS else 0 for name in CONTEXT_FIELDS}
 _WINDS = "ESWN"
 _WIND_WORDS = {
     **{w.lower(): i for i, w in enumerate(_WINDS)},
@@ -869,6 +870,7 @@ def _botzone_tile(code: Any) -> int:
 
 # --------------------------------------------------------------------------- parsing
 
+_WORDS = re.compile(r"\S+")
 # a whitespace-separated token made only of these characters is tiles, else a keyword
 _TILE_TOKEN = re.compile("[" + re.escape(TILE_TEXT_CHARS) + r"\[\]{}+]+")
 
@@ -1071,13 +1073,13 @@ def _parse_fields(text: str, **context: Any) -> dict[str, Any]:
     """
     if not isinstance(text, str):
         raise InvalidHandError(f"hand text must be a string, got {type(text).__name__}")
-    unknown = set(context) - set(CONTEXT_FIELDS)
+    unknown = set(context) - set(CONTEXT_FIELDS) if context else ()
     if unknown:
         raise TypeError(
             f"parse_hand() got unexpected keyword argument(s) {sorted(unknown)}; "
             f"context arguments are {', '.join(CONTEXT_FIELDS)}"
         )
-    tokens = list(re.finditer(r"\S+", text))
+    tokens = list(_WORDS.finditer(text))
     first_kw = next((k for k, m in enumerate(tokens) if not _TILE_TOKEN.fullmatch(m.group())), None)
     stop = len(text) if first_kw is None else tokens[first_kw].start()
     first = tokens[first_kw].group() if first_kw is not None else ""
@@ -1087,7 +1089,8 @@ def _parse_fields(text: str, **context: Any) -> dict[str, Any]:
         _parse_tile_section(text, tokens[first_kw].end())
     standing, melds, win = _parse_tile_section(text, stop)
     ctx = _parse_keywords(text, tokens[first_kw:] if first_kw is not None else [])
-    ctx.update({name: _coerce_context(name, value) for name, value in context.items()})
+    if context:
+        ctx.update({name: _coerce_context(name, value) for name, value in context.items()})
 
     counts = [0] * N_TILES
     for t, pos in standing + ([win] if win else []):
@@ -1115,6 +1118,6 @@ def _parse_fields(text: str, **context: Any) -> dict[str, Any]:
             f"{tiles_text!r} holds {size} tiles before the '+': a winning hand has 13 "
             "plus the winning tile (a meld counts 3, a kong too)"
         )
-    ctx = {name: ctx.get(name, False if name in _FLAGS else 0) for name in CONTEXT_FIELDS}
+    ctx = {**_CONTEXT_DEFAULTS, **ctx}  # in CONTEXT_FIELDS order
     win_tile = None if win is None else win[0]
     return {"concealed": counts, "melds": melds, "win_tile": win_tile, **ctx}

@@ -246,13 +246,15 @@ class _Lazy:
 
 class _Pending(NamedTuple):
     """What a lazy :class:`Score` is made from: the ruleset's one-hand constants,
-    the kernel's output row (fan counts, then the reading's sets), the form code
-    and, for text input, the parsed fields (``None`` when the Hand was given)."""
+    the kernel's output row (fan counts, then the reading's sets), the form code,
+    for text input the parsed fields (``None`` when the Hand was given) and the
+    packed hand row."""
 
     one: Any
     out: np.ndarray
     form: int
     fields: Any
+    row: np.ndarray
 
 
 def _lazy_fans(score: Score, p: _Pending) -> list[Fan]:
@@ -277,8 +279,7 @@ def _lazy_sets(score: Score, p: _Pending) -> tuple[str, ...]:
 def _lazy_hand(score: Score, p: _Pending):
     f = p.fields
     ctx = {name: f[name] for name in CONTEXT_FIELDS}
-    concealed = np.array(f["concealed"], dtype=np.uint8)
-    return Hand._from_valid(concealed, f["melds"], f["win_tile"], **ctx)
+    return Hand._from_valid(p.row[:34], f["melds"], f["win_tile"], **ctx)
 
 
 _SCORE_FIELDS = tuple(f.name for f in dataclasses.fields(Score))
@@ -559,15 +560,15 @@ def _format_sets(
     tiles = _tiles_text
     one = _set_text
     name = form_names[form]
+    rows = np.asarray(sets_row).tolist()  # Python ints (numpy's, one by one, are slow)
     if name == "regular":
-        rows = [tuple(map(int, sets_row[i, :3])) for i in range(4)]
-        fixed = [r for r in rows if r[2] or r[0] == 3]
-        free = sorted((r for r in rows if not (r[2] or r[0] == 3)), key=lambda r: (r[1], r[0]))
-        return (*(one(*r) for r in fixed + free), one(*map(int, sets_row[4, :3])))
+        sets = [tuple(r[:3]) for r in rows[:4]]
+        fixed = [r for r in sets if r[2] or r[0] == 3]
+        free = sorted((r for r in sets if not (r[2] or r[0] == 3)), key=lambda r: (r[1], r[0]))
+        return (*(one(*r) for r in fixed + free), one(*rows[4][:3]))
     if name == "knitted_straight":
-        body = tiles(tuple(int(t) for t in KNITTED[int(sets_row[2, 1])]))
-        parts = [body, one(*map(int, sets_row[0, :3])), one(*map(int, sets_row[1, :3]))]
-        return tuple(parts)
+        body = tiles(tuple(int(t) for t in KNITTED[rows[2][1]]))
+        return (body, one(*rows[0][:3]), one(*rows[1][:3]))
     if name in ("seven_pairs", "seven_shifted_pairs"):
         out = []
         for t in np.flatnonzero(hand.concealed):
@@ -788,7 +789,7 @@ def score(hand_or_text, ruleset="mcr", **context) -> Score:
     if problems:
         _raise_problems(problems, _RowFields(row), fields, hand, one)
     one.check(_RowFields(row), batch=False)
-    pending = _Pending(one, out, form, fields)
+    pending = _Pending(one, out, form, fields, row)
     return Score._pending(total, legal, one.forms[form], one.spec, pending, hand)
 
 
