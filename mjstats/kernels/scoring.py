@@ -226,13 +226,15 @@ def _unpack_row(row):
 
 
 @ijit
-def _row_problems(concealed, melds, win, flags):
-    """Problem bits of one unpacked row (see :data:`PROBLEM_CONTEXT`)."""
+def _checked_row(row):
+    """``(problems, concealed, melds, flags)`` of a packed row: its problem bits
+    (see :data:`PROBLEM_CONTEXT`) and its arrays (:func:`_unpack_row`)."""
+    concealed, melds, win, flags = _unpack_row(row)
     # the context code only reads indices it has checked, so it is computed
     # even for a row out of bounds (the context error is raised first)
     code = np.int64(mcr._context_code(0, concealed, melds, win, flags[0], flags[1], flags[2]))
     if _count_bad(concealed, melds, win):
-        return code | PROBLEM_BOUNDS
+        return code | PROBLEM_BOUNDS, concealed, melds, flags
     totals = np.empty(34, dtype=np.int64)
     for t in range(34):
         totals[t] = concealed[0, t]
@@ -246,8 +248,8 @@ def _row_problems(concealed, melds, win, flags):
             totals[t] += _MELD_COPIES[k]
     for t in range(34):
         if totals[t] > 4:
-            return code | PROBLEM_COPIES
-    return code
+            return code | PROBLEM_COPIES, concealed, melds, flags
+    return code, concealed, melds, flags
 
 
 @jit
@@ -261,47 +263,45 @@ def score_single_mcr(row, opts, minimum, flowers_count, info, splits, out):
     receives the fan counts, then the chosen reading's sets (8 rows of
     [kind, tile, melded, 0], see :func:`mjstats.kernels.mcr.score_hand`).
     """
-    concealed, melds, win, flags = _unpack_row(row)
-    problems = _row_problems(concealed, melds, win, flags)
+    problems, c, m, f = _checked_row(row)
     if problems:
         return problems, -1, 0, False
     work = mcr.new_work(SuitTable(info, splits))
     fan = np.zeros(mcr.N_FANS, dtype=np.uint8)
     v = ROW_VALUES
     total, _, form, legal = _score_mcr(
-        opts, minimum, flowers_count, concealed[0], melds[0], row[ROW_WIN], flags[0, 0],
-        flags[1, 0], flags[2, 0], flags[3, 0], row[v], row[v + 1], row[v + 2], work, fan,
+        opts, minimum, flowers_count, c[0], m[0], row[ROW_WIN], f[0, 0], f[1, 0], f[2, 0],
+        f[3, 0], row[v], row[v + 1], row[v + 2], work, fan,
     )  # fmt: skip
-    _write_out(fan, work[4], out)
-    return np.int64(0), np.int64(total), np.int64(form), legal
+    return _write_out(fan, work[4], out, total, form, legal)
 
 
 @jit
 def score_single_two_player(row, opts, minimum, flowers_count, info, splits, out):
     """:func:`score_single_mcr` for the two-player ruleset (``opts`` unused)."""
-    concealed, melds, win, flags = _unpack_row(row)
-    problems = _row_problems(concealed, melds, win, flags)
+    problems, c, m, f = _checked_row(row)
     if problems:
         return problems, -1, 0, False
     work = two_player.new_work(SuitTable(info, splits))
     fan = np.zeros(two_player.N_FANS, dtype=np.uint8)
     v = ROW_VALUES
     total, _, form, legal = _score_two_player(
-        minimum, flowers_count, concealed[0], melds[0], row[ROW_WIN], flags[0, 0], flags[2, 0],
-        flags[3, 0], row[v], row[v + 1], row[v + 2], row[v + 3], work, fan,
+        minimum, flowers_count, c[0], m[0], row[ROW_WIN], f[0, 0], f[2, 0], f[3, 0], row[v],
+        row[v + 1], row[v + 2], row[v + 3], work, fan,
     )  # fmt: skip
-    _write_out(fan, work[6], out)
-    return np.int64(0), np.int64(total), np.int64(form), legal
+    return _write_out(fan, work[6], out, total, form, legal)
 
 
 @ijit
-def _write_out(fan, sets, out):
+def _write_out(fan, sets, out, total, form, legal):
+    """Copy the fans and the reading's sets to ``out``; the entries' result."""
     n = fan.shape[0]
     for f in range(n):
         out[f] = fan[f]
     for a in range(8):
         for b in range(4):
             out[n + 4 * a + b] = sets[a, b]
+    return np.int64(0), np.int64(total), np.int64(form), legal
 
 
 SINGLE_ENTRIES = {RULESET_MCR: score_single_mcr, RULESET_TWO_PLAYER: score_single_two_player}
