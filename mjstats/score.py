@@ -655,7 +655,9 @@ def _hand_row(hand) -> np.ndarray:
 
 
 _PAD = [[0] * (8 - k) for k in range(9)]  # zero meld slots after k meld bytes
-_ROW_SIZE = 51  # mjstats.kernels.scoring.ROW_SIZE (not imported: that loads the kernels)
+# mjstats.kernels.scoring.ROW_SIZE and SETS_SIZE (not imported: that loads the kernels)
+_ROW_SIZE = 51
+_SETS_SIZE = 32
 
 # name -> (start, stop, shape, dtype) of a field in the packed row
 _ROW_FIELDS = {
@@ -784,7 +786,7 @@ def score(hand_or_text, ruleset="mcr", **context) -> Score:
             f"score() takes a Hand or hand text, got {type(hand_or_text).__name__}; "
             "for arrays build a HandBatch and use score_batch()"
         )
-    out = np.empty(one.n_fans + 32, dtype=np.uint8)  # fans, then the reading's 8 x 4 sets
+    out = np.empty(one.n_fans + _SETS_SIZE, dtype=np.uint8)  # fans, then the reading's sets
     problems, total, form, legal = one.entry(row, *one.args, out)
     if problems:
         _raise_problems(problems, _RowFields(row), fields, hand, one)

@@ -256,3 +256,15 @@ def test_mutated_text_gives_the_old_outcome(text, edits, keyword, ctx):
         text = text[:at] + (ch if op < 2 else "") + text[at + (op > 0) :]
     text += keyword
     assert outcome(text, **ctx) == reference_outcome(text, **ctx)
+
+
+def test_the_packed_row_layout_is_the_kernels():
+    from mjstats.kernels import scoring
+
+    assert score_module._ROW_SIZE == scoring.ROW_SIZE
+    assert score_module._SETS_SIZE == scoring.SETS_SIZE
+    fields = score_module._ROW_FIELDS
+    assert fields["melds"][0] == scoring.ROW_MELDS and fields["win_tile"][0] == scoring.ROW_WIN
+    assert fields["self_drawn"][0] == scoring.ROW_FLAGS
+    assert fields["seat_wind"][0] == scoring.ROW_VALUES
+    assert fields["situation"][1] == scoring.ROW_SIZE
