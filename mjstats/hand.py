@@ -326,6 +326,7 @@ CONTEXT_FIELDS = (
 """Names of the win-context fields of a :class:`Hand` (also ``parse_hand`` keyword arguments)."""
 
 _FLAGS = CONTEXT_FIELDS[:4]
+_CONTEXT_DEFAULTS = {name: False if name in _FLAGS else 0 for name in CONTEXT_FIELDS}
 _WINDS = "ESWN"
 _WIND_WORDS = {
     **{w.lower(): i for i, w in enumerate(_WINDS)},
@@ -869,23 +870,32 @@ def _botzone_tile(code: Any) -> int:
 
 # --------------------------------------------------------------------------- parsing
 
+_WORDS = re.compile(r"\S+")
 # a whitespace-separated token made only of these characters is tiles, else a keyword
 _TILE_TOKEN = re.compile("[" + re.escape(TILE_TEXT_CHARS) + r"\[\]{}+]+")
+
+
+def _meld(kind: MeldKind, tile: int) -> Meld:
+    """A Meld of a kind and tile known to be valid, without re-checking them."""
+    m = object.__new__(Meld)
+    object.__setattr__(m, "kind", kind)
+    object.__setattr__(m, "tile", tile)
+    return m
 
 
 def _classify_meld(ids: list[int], concealed: bool, text: str, pos: int) -> Meld:
     ids = sorted(ids)
     if len(ids) == 4 and len(set(ids)) == 1:
-        return Meld(MeldKind.CONCEALED_KONG if concealed else MeldKind.KONG, ids[0])
+        return _meld(MeldKind.CONCEALED_KONG if concealed else MeldKind.KONG, ids[0])
     if concealed:
         raise InvalidMeldError(
             f"{text!r} at position {pos}: braces hold a concealed kong of 4 identical tiles "
             "({5555p}); write other concealed tiles without brackets"
         )
     if len(ids) == 3 and len(set(ids)) == 1:
-        return Meld(MeldKind.PUNG, ids[0])
+        return _meld(MeldKind.PUNG, ids[0])
     if len(ids) == 3 and ids[1] == ids[0] + 1 and ids[2] == ids[0] + 2 and CHOW_START_MASK[ids[0]]:
-        return Meld(MeldKind.CHOW, ids[0])
+        return _meld(MeldKind.CHOW, ids[0])
     raise InvalidMeldError(
         f"{text!r} at position {pos} is not a meld: write a chow of three consecutive numbered "
         "tiles of one suit [123p], a pung [555p], a kong [5555p] or a concealed kong {5555p}"
@@ -1063,13 +1073,13 @@ def _parse_fields(text: str, **context: Any) -> dict[str, Any]:
     """
     if not isinstance(text, str):
         raise InvalidHandError(f"hand text must be a string, got {type(text).__name__}")
-    unknown = set(context) - set(CONTEXT_FIELDS)
+    unknown = set(context) - set(CONTEXT_FIELDS) if context else ()
     if unknown:
         raise TypeError(
             f"parse_hand() got unexpected keyword argument(s) {sorted(unknown)}; "
             f"context arguments are {', '.join(CONTEXT_FIELDS)}"
         )
-    tokens = list(re.finditer(r"\S+", text))
+    tokens = list(_WORDS.finditer(text))
     first_kw = next((k for k, m in enumerate(tokens) if not _TILE_TOKEN.fullmatch(m.group())), None)
     stop = len(text) if first_kw is None else tokens[first_kw].start()
     first = tokens[first_kw].group() if first_kw is not None else ""
@@ -1079,7 +1089,8 @@ def _parse_fields(text: str, **context: Any) -> dict[str, Any]:
         _parse_tile_section(text, tokens[first_kw].end())
     standing, melds, win = _parse_tile_section(text, stop)
     ctx = _parse_keywords(text, tokens[first_kw:] if first_kw is not None else [])
-    ctx.update({name: _coerce_context(name, value) for name, value in context.items()})
+    if context:
+        ctx.update({name: _coerce_context(name, value) for name, value in context.items()})
 
     counts = [0] * N_TILES
     for t, pos in standing + ([win] if win else []):
@@ -1107,6 +1118,6 @@ def _parse_fields(text: str, **context: Any) -> dict[str, Any]:
             f"{tiles_text!r} holds {size} tiles before the '+': a winning hand has 13 "
             "plus the winning tile (a meld counts 3, a kong too)"
         )
-    ctx = {name: ctx.get(name, False if name in _FLAGS else 0) for name in CONTEXT_FIELDS}
+    ctx = {**_CONTEXT_DEFAULTS, **ctx}  # in CONTEXT_FIELDS order
     win_tile = None if win is None else win[0]
     return {"concealed": counts, "melds": melds, "win_tile": win_tile, **ctx}

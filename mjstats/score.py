@@ -41,18 +41,20 @@ code  name                        meaning
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import html
 import sys
 import types
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from mjstats.errors import InvalidContextError, InvalidHandError, UnknownRulesetError
-from mjstats.hand import CONTEXT_FIELDS
+from mjstats.hand import CONTEXT_FIELDS, Hand, _meld_tuple, _parse_fields
 from mjstats.rules import get_ruleset
 from mjstats.rulesets.base import Ruleset
 from mjstats.rulesets.mcr import FORMS as MCR_FORMS
@@ -197,6 +199,94 @@ class Score:
             + f"<td style='text-align:right'><b>{self.total}</b></td></tr></tfoot></table>"
         )
 
+    def __getstate__(self) -> dict:
+        # pickles and copies hold the values, not the pending kernel output
+        state = {name: getattr(self, name) for name in _SCORE_FIELDS}
+        return state
+
+    @classmethod
+    def _pending(cls, total, legal, form, ruleset, pending, hand=None) -> Score:
+        """A Score whose ``fans``, ``sets`` (and ``hand`` when None) are made from
+        ``pending`` (a :class:`_Pending`) on first read: :func:`score` returns these,
+        so a caller who reads only the total pays for no list or text."""
+        s = object.__new__(cls)
+        d = s.__dict__
+        d["total"] = total
+        d["legal"] = legal
+        d["form"] = form
+        d["ruleset"] = ruleset
+        d["_pending"] = pending
+        if hand is not None:
+            d["hand"] = hand
+        return s
+
+
+class _Lazy:
+    """A field of :class:`Score` computed from its pending kernel output on first
+    read and then kept (a data descriptor, so the dataclass's own ``__init__``,
+    ``__eq__``, ``__repr__`` and ``dataclasses.replace`` work unchanged)."""
+
+    def __init__(self, name: str, make) -> None:
+        self.name = name
+        self.make = make
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        d = obj.__dict__
+        try:
+            return d[self.name]
+        except KeyError:
+            value = d[self.name] = self.make(obj, d["_pending"])
+            return value
+
+    def __set__(self, obj, value) -> None:
+        obj.__dict__[self.name] = value
+
+
+class _Pending(NamedTuple):
+    """What a lazy :class:`Score` is made from: the ruleset's one-hand constants,
+    the kernel's output row (fan counts, then the reading's sets), the form code,
+    for text input the parsed fields (``None`` when the Hand was given) and the
+    packed hand row."""
+
+    one: Any
+    out: np.ndarray
+    form: int
+    fields: Any
+    row: np.ndarray
+
+
+def _lazy_fans(score: Score, p: _Pending) -> list[Fan]:
+    counts = p.out[: p.one.n_fans]
+    cache = p.one.fan_cache
+    fans = []
+    for f in np.flatnonzero(counts).tolist():
+        key = (f, int(counts[f]))
+        fan = cache.get(key)
+        if fan is None:
+            d = p.one.fans[f]
+            fan = cache[key] = Fan(f, d.key, d.zh, d.en, d.points, key[1])
+        fans.append(fan)
+    return fans
+
+
+def _lazy_sets(score: Score, p: _Pending) -> tuple[str, ...]:
+    sets_row = p.out[p.one.n_fans :].reshape(8, 4)
+    return _format_sets(score.hand, p.form, sets_row, p.one.forms)
+
+
+def _lazy_hand(score: Score, p: _Pending):
+    f = p.fields
+    ctx = {name: f[name] for name in CONTEXT_FIELDS}
+    return Hand._from_valid(p.row[:34], f["melds"], f["win_tile"], **ctx)
+
+
+_SCORE_FIELDS = tuple(f.name for f in dataclasses.fields(Score))
+Score.fans = _Lazy("fans", _lazy_fans)
+Score.sets = _Lazy("sets", _lazy_sets)
+Score.hand = _Lazy("hand", _lazy_hand)
+
 
 @dataclass(frozen=True, eq=False)
 class BatchScore:
@@ -303,7 +393,6 @@ def _form_names(rs: Ruleset) -> tuple[str, ...]:
 def _check_context(concealed, melds, win, self_drawn, last_of_kind, kong_win, *, batch):
     """Reject win contexts the hand contradicts (InvalidContextError, first bad row)."""
     from mjstats.kernels import mcr
-    from mjstats.tiles import TILES
 
     n = len(win)
     if n == 0:
@@ -319,9 +408,16 @@ def _check_context(concealed, melds, win, self_drawn, last_of_kind, kong_win, *,
         _readonly(kong_win, np.bool_),
         codes,
     )
-    if n_bad == 0:
-        return
-    held = concealed[np.arange(n), np.where(win == _NO_TILE, 0, win)]
+    if n_bad:
+        _raise_context(codes, concealed, win, batch=batch)
+
+
+def _raise_context(codes, concealed, win, *, batch) -> None:
+    """Raise the InvalidContextError of the first row whose code (of
+    :func:`mjstats.kernels.mcr.context_problems`) is not 0."""
+    from mjstats.tiles import TILES
+
+    held = concealed[np.arange(len(win)), np.where(win == _NO_TILE, 0, win)]
 
     def robbed(r):
         where = "in its melds" if held[r] < 2 else "in the hand"
@@ -399,7 +495,11 @@ def _check_bounds(concealed, melds, win_tile) -> None:
 
     row = first_out_of_bounds(concealed, melds, win_tile)
     if row >= 0:
-        raise InvalidHandError(f"row {row}: tile counts, meld slots or winning tile out of range")
+        raise _bounds_error(row)
+
+
+def _bounds_error(row: int) -> InvalidHandError:
+    return InvalidHandError(f"row {row}: tile counts, meld slots or winning tile out of range")
 
 
 def _fans_frame(rs: Ruleset):
@@ -460,15 +560,15 @@ def _format_sets(
     tiles = _tiles_text
     one = _set_text
     name = form_names[form]
+    rows = np.asarray(sets_row).tolist()  # Python ints (numpy's, one by one, are slow)
     if name == "regular":
-        rows = [tuple(map(int, sets_row[i, :3])) for i in range(4)]
-        fixed = [r for r in rows if r[2] or r[0] == 3]
-        free = sorted((r for r in rows if not (r[2] or r[0] == 3)), key=lambda r: (r[1], r[0]))
-        return (*(one(*r) for r in fixed + free), one(*map(int, sets_row[4, :3])))
+        sets = [tuple(r[:3]) for r in rows[:4]]
+        fixed = [r for r in sets if r[2] or r[0] == 3]
+        free = sorted((r for r in sets if not (r[2] or r[0] == 3)), key=lambda r: (r[1], r[0]))
+        return (*(one(*r) for r in fixed + free), one(*rows[4][:3]))
     if name == "knitted_straight":
-        body = tiles(tuple(int(t) for t in KNITTED[int(sets_row[2, 1])]))
-        parts = [body, one(*map(int, sets_row[0, :3])), one(*map(int, sets_row[1, :3]))]
-        return tuple(parts)
+        body = tiles(tuple(int(t) for t in KNITTED[rows[2][1]]))
+        return (body, one(*rows[0][:3]), one(*rows[1][:3]))
     if name in ("seven_pairs", "seven_shifted_pairs"):
         out = []
         for t in np.flatnonzero(hand.concealed):
@@ -479,24 +579,141 @@ def _format_sets(
     return (format_tiles(hand.concealed),)
 
 
+# --------------------------------------------------------------------------- one hand
+# score() packs the hand into one uint8 row (mjstats.kernels.scoring.ROW_MELDS ...)
+# and makes one kernel call for the shared checks and the score: a call costs a
+# few microseconds of Python around well under a microsecond of scoring, and
+# compiles only the ruleset's own entry (no text parser, no batch loop).
+
+
+class _One(NamedTuple):
+    """What the one-hand path needs of a ruleset, resolved once per ruleset."""
+
+    entry: Any  # the ruleset's kernel entry (mjstats.kernels.scoring.SINGLE_ENTRIES)
+    args: tuple  # its scalar arguments and the suit table's two arrays
+    n_fans: int
+    fans: tuple
+    forms: tuple[str, ...]
+    check: Any  # the binding's check_context
+    spec: str
+    fan_cache: dict  # (fan id, count) -> Fan (immutable, so shared by every Score)
+
+
+def _one_of(rs: Ruleset) -> _One:
+    from mjstats.kernels.decompose import suit_table
+    from mjstats.kernels.scoring import SINGLE_ENTRIES, kernel_spec
+
+    spec = kernel_spec(rs)
+    return _One(
+        entry=SINGLE_ENTRIES[spec.ruleset_id],
+        args=(spec.opts, spec.minimum, spec.flowers_count_toward_minimum, *suit_table()),
+        n_fans=rs.n_fans,
+        fans=tuple(rs.fans),
+        forms=_form_names(rs),
+        check=rs.kernel.check_context,
+        spec=rs.spec,
+        fan_cache={},
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _one_by_name(name: str) -> _One:
+    return _one_of(_resolve(name))
+
+
+@functools.lru_cache(maxsize=64)
+def _one_by_ruleset(rs: Ruleset) -> _One:
+    return _one_of(rs)
+
+
+def _one(ruleset) -> _One:
+    if isinstance(ruleset, str):
+        return _one_by_name(ruleset)
+    return _one_by_ruleset(_resolve(ruleset))
+
+
+def _text_row(fields: dict) -> np.ndarray:
+    """The packed row of parsed hand text (``_parse_fields``, melds sorted)."""
+    melds = [x for m in fields["melds"] for x in (m.kind, m.tile)]
+    win = fields["win_tile"]
+    tail = [_NO_TILE if win is None else win, *(fields[name] for name in CONTEXT_FIELDS)]
+    return np.frombuffer(bytes(fields["concealed"] + melds + _PAD[len(melds)] + tail), np.uint8)
+
+
+def _hand_row(hand) -> np.ndarray:
+    """The packed row of a Hand."""
+    melds = [x for m in hand.melds for x in (m.kind, m.tile)]
+    win = hand.win_tile
+    tail = [_NO_TILE if win is None else win, *(getattr(hand, name) for name in CONTEXT_FIELDS)]
+    try:
+        row = hand.concealed.tobytes() + bytes(melds + _PAD[len(melds)] + tail)
+    except (AttributeError, IndexError, TypeError, ValueError):
+        row = b""  # a Hand changed behind the API's back
+    if len(row) != _ROW_SIZE:
+        raise _bounds_error(0)
+    return np.frombuffer(row, np.uint8)
+
+
+_PAD = [[0] * (8 - k) for k in range(9)]  # zero meld slots after k meld bytes
+# mjstats.kernels.scoring.ROW_SIZE and SETS_SIZE (not imported: that loads the kernels)
+_ROW_SIZE = 51
+_SETS_SIZE = 32
+
+# name -> (start, stop, shape, dtype) of a field in the packed row
+_ROW_FIELDS = {
+    "concealed": (0, 34, (1, 34), np.uint8),
+    "melds": (34, 42, (1, 4, 2), np.uint8),
+    "win_tile": (42, 43, (1,), np.uint8),
+    **{name: (43 + k, 44 + k, (1,), np.bool_) for k, name in enumerate(CONTEXT_FIELDS[:4])},
+    **{name: (47 + k, 48 + k, (1,), np.uint8) for k, name in enumerate(CONTEXT_FIELDS[4:])},
+}
+
+
+class _RowFields(Mapping):
+    """A packed row as the one-row arrays of a batch, made on demand (the
+    ``arrays`` that the bindings' ``check_context`` and the messages read)."""
+
+    __slots__ = ("_row",)
+
+    def __init__(self, row: np.ndarray) -> None:
+        self._row = row
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        lo, hi, shape, dtype = _ROW_FIELDS[name]
+        return self._row[lo:hi].view(dtype).reshape(shape)
+
+    def __iter__(self):
+        return iter(_ROW_FIELDS)
+
+    def __len__(self) -> int:
+        return len(_ROW_FIELDS)
+
+
 def _hand_arrays(hand) -> dict:
-    melds = np.zeros((1, 4, 2), dtype=np.uint8)
-    for i, m in enumerate(hand.melds):
-        melds[0, i] = (int(m.kind), int(m.tile))
-    win = _NO_TILE if hand.win_tile is None else int(hand.win_tile)
-    return {
-        "concealed": np.asarray(hand.concealed, dtype=np.uint8)[None, :],
-        "melds": melds,
-        "win_tile": np.array([win], dtype=np.uint8),
-        "self_drawn": np.array([hand.self_drawn]),
-        "last_of_kind": np.array([hand.last_of_kind]),
-        "kong_win": np.array([hand.kong_win]),
-        "last_of_wall": np.array([hand.last_of_wall]),
-        "seat_wind": np.array([hand.seat_wind], dtype=np.uint8),
-        "round_wind": np.array([hand.round_wind], dtype=np.uint8),
-        "flowers": np.array([hand.flowers], dtype=np.uint8),
-        "situation": np.array([hand.situation], dtype=np.uint8),
-    }
+    """A Hand as the (writable) one-row arrays of a batch."""
+    return {name: arr.copy() for name, arr in _RowFields(_hand_row(hand)).items()}
+
+
+def _raise_problems(problems: int, arrays: _RowFields, fields, hand, one: _One) -> None:
+    """The error of a row the kernel refused, in the order of the checks of
+    :func:`score_batch` (hand validation, shared context, the ruleset's, bounds)."""
+    from mjstats.kernels.scoring import PROBLEM_CONTEXT, PROBLEM_COPIES
+
+    if problems & PROBLEM_COPIES:  # validation says how (text is not validated as a Hand)
+        if fields is not None:
+            Hand(**fields)
+        else:
+            Hand(hand.concealed, hand.melds, hand.win_tile, **_context_of(hand))
+    code = problems & PROBLEM_CONTEXT
+    if code:
+        codes = np.array([code], dtype=np.uint8)
+        _raise_context(codes, arrays["concealed"], arrays["win_tile"], batch=False)
+    one.check(arrays, batch=False)
+    raise _bounds_error(0)
+
+
+def _context_of(hand) -> dict:
+    return {name: getattr(hand, name) for name in CONTEXT_FIELDS}
 
 
 # --------------------------------------------------------------------------- public
@@ -552,46 +769,30 @@ def score(hand_or_text, ruleset="mcr", **context) -> Score:
     >>> s.total, [f.zh for f in s.fans]
     (93, ['大车轮', '断幺', '花牌', '二五八将', '季花'])
     """
-    from mjstats.hand import Hand, parse_hand
-    from mjstats.text import parse_one
-
-    rs = _resolve(ruleset)
+    one = _one(ruleset)
     if isinstance(hand_or_text, str):
-        hand = parse_hand(hand_or_text, **context) if context else parse_one(hand_or_text)
+        # parse_hand's own grammar and checks, without building the Hand (made
+        # on first read of Score.hand); the kernel makes the checks left
+        fields = _parse_fields(hand_or_text, **context)
+        fields["melds"] = _meld_tuple(fields["melds"])  # in the Hand's order
+        row = _text_row(fields)
+        hand = None
     elif isinstance(hand_or_text, Hand):
+        fields = None
         hand = hand_or_text.replace(**context) if context else hand_or_text
+        row = _hand_row(hand)
     else:
         raise InvalidHandError(
             f"score() takes a Hand or hand text, got {type(hand_or_text).__name__}; "
             "for arrays build a HandBatch and use score_batch()"
         )
-    arrays = _hand_arrays(hand)
-    _check_context(
-        arrays["concealed"],
-        arrays["melds"],
-        arrays["win_tile"],
-        arrays["self_drawn"],
-        arrays["last_of_kind"],
-        arrays["kong_win"],
-        batch=False,
-    )
-    rs.kernel.check_context(arrays, batch=False)
-    total, fans, form, legal, sets = _run(arrays, rs, want_sets=True)
-    names = _form_names(rs)
-    fan_list = [
-        Fan(int(f), d.key, d.zh, d.en, d.points, int(fans[0, f]))
-        for f, d in enumerate(rs.fans)
-        if fans[0, f]
-    ]
-    return Score(
-        total=int(total[0]),
-        legal=bool(legal[0]),
-        fans=fan_list,
-        form=names[int(form[0])],
-        sets=_format_sets(hand, int(form[0]), sets[0], names),
-        hand=hand,
-        ruleset=rs.spec,
-    )
+    out = np.empty(one.n_fans + _SETS_SIZE, dtype=np.uint8)  # fans, then the reading's sets
+    problems, total, form, legal = one.entry(row, *one.args, out)
+    if problems:
+        _raise_problems(problems, _RowFields(row), fields, hand, one)
+    one.check(_RowFields(row), batch=False)
+    pending = _Pending(one, out, form, fields, row)
+    return Score._pending(total, legal, one.forms[form], one.spec, pending, hand)
 
 
 def score_batch(batch, ruleset="mcr") -> BatchScore:

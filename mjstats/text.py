@@ -34,7 +34,7 @@ import numpy as np
 
 from mjstats.errors import InvalidHandError
 
-__all__ = ["PARALLEL_MIN_ROWS", "parse_one", "parse_texts"]
+__all__ = ["PARALLEL_MIN_ROWS", "parse_texts"]
 
 PARALLEL_MIN_ROWS = 4096
 """Batches smaller than this are parsed (and scored by :func:`mjstats.score_text`) serially."""
@@ -302,37 +302,3 @@ def parse_texts(texts, *, errors: str = "raise", parallel: bool | None = None):
     if rows.index is not None and bad:
         frame.index = rows.index[frame["row"].to_numpy()]
     return batch, frame
-
-
-def parse_one(text: str):
-    """One hand text as a :class:`~mjstats.Hand`: the kernel's serial path, else
-    :func:`~mjstats.parse_hand` (same result and errors, a few microseconds faster).
-
-    Examples
-    --------
-    >>> from mjstats.text import parse_one
-    >>> str(parse_one("EEE 123m 456p 789s 9m +9m tsumo"))
-    '1239m456p789s111z+9m self-drawn'
-    """
-    from mjstats.hand import CONTEXT_FIELDS, Hand, Meld, MeldKind, parse_hand
-    from mjstats.kernels import parse as kernel
-
-    if not isinstance(text, str) or not text.isascii() or "\n" in text:
-        return parse_hand(text)
-    buf = np.frombuffer(text.encode(), dtype=np.uint8)
-    concealed = np.zeros((1, 34), dtype=np.uint8)
-    melds = np.zeros((1, 4, 2), dtype=np.uint8)
-    win = np.zeros(1, dtype=np.uint8)
-    flags = np.zeros((1, 4), dtype=np.bool_)
-    values = np.zeros((1, 4), dtype=np.uint8)
-    status = np.ones(1, dtype=np.uint8)
-    bounds = np.array([0, len(buf)], dtype=np.int64)
-    kernel.parse_rows_serial(
-        buf, bounds[:1], bounds[1:], _tables(), concealed, melds, win, flags, values, status
-    )
-    if status[0] != kernel.OK:
-        return parse_hand(text)
-    ctx = dict(zip(CONTEXT_FIELDS, flags[0].tolist() + values[0].tolist(), strict=True))
-    hand_melds = tuple(Meld(MeldKind(k), t) for k, t in melds[0].tolist() if k)
-    w = int(win[0])
-    return Hand._from_valid(concealed[0], hand_melds, None if w == 255 else w, **ctx)

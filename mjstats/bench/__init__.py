@@ -25,6 +25,8 @@ score_concealed       scoring random concealed wins, same peer and rows
 score_text            hand text in, totals out (``HandBatch.from_text`` +
                       ``score_batch``, all cores) vs ``MahjongFanCalculator``
                       given its own argument tuples (goal >= 1M hands/s, >= 5x)
+score_one             one hand a call: ``score(text)``, ``score(Hand)`` vs
+                      ``MahjongFanCalculator`` on real hands (goal <= 20 us a call)
 exact                 the exact enumeration's run time (quick: a timed fraction,
                       extrapolated, and the note says so)
 dealt, sample, play   study throughput (``play`` only where that kind exists)
@@ -90,6 +92,7 @@ TASKS: tuple[str, ...] = (
     "score",
     "score_concealed",
     "score_text",
+    "score_one",
     "exact",
     "dealt",
     "sample",

@@ -541,6 +541,67 @@ def task_score_text(ctx: Context) -> list[dict]:
     )  # fmt: skip
 
 
+def _real_hands(ctx: Context) -> tuple[list, str]:
+    """The wins of the Botzone records in the source tree's tests/data (real hands),
+    else the first generated mixed wins; and where they come from."""
+    from pathlib import Path
+
+    from mjstats.records import read_botzone
+
+    data = Path(__file__).resolve().parents[2] / "tests" / "data" / "botzone"
+    files = [data / "sample.txt", *sorted((data / "judge-logs").glob("*.json"))]
+    if files[0].is_file():
+        texts = [t for f in files for t in read_botzone(f).batch.to_text()]
+        return texts, f"the {len(texts)} wins of the Botzone records in tests/data"
+    texts = ctx.wins("mixed", 200).to_text()
+    return texts, f"{len(texts)} generated mixed wins (tests/data not found)"
+
+
+def task_score_one(ctx: Context) -> list[dict]:
+    """One hand a call: ``mjstats.score(text)`` and ``score(Hand)`` vs
+    ``MahjongFanCalculator(**kwargs)`` on the same real hands (goal <= 20 us a call)."""
+    import mjstats
+
+    texts, source = _real_hands(ctx)
+    hands = [mjstats.parse_hand(t) for t in texts]
+    found, absent = _load_peers(("pymahjonggb",))
+    expect = np.array([mjstats.score(t).total for t in texts])
+    calls = []
+    if "pymahjonggb" in found:
+        calc = found["pymahjonggb"].MahjongFanCalculator
+        kwargs = [h.to_pymahjonggb() for h in hands]
+
+        def check(res: list) -> str:
+            return _agree([sum(points for points, _ in r) for r in res], expect)
+
+        calls.append(("pymahjonggb", lambda: [calc(**k) for k in kwargs], len(kwargs), check))
+    rows = []
+    for what, ours in (
+        ("score(text)", lambda: [mjstats.score(t).total for t in texts]),
+        ("score(Hand)", lambda: [mjstats.score(h).total for h in hands]),
+        ("score(text), fans and reading read", lambda: [_read(mjstats.score(t)) for t in texts]),
+    ):
+        note = (
+            f"{source}, one call a hand, CPU time; the peer is given its keyword arguments "
+            "(built before the timing); agree = equal totals; fans and reading are made on "
+            "first read"
+        )
+        goal = None
+        if what == "score(text)":
+
+            def goal(row):
+                return _goal("<= 20 us a call", bool(row["ns_per_item"] <= 20_000))
+
+        rows += _peer_rows(
+            "score_one", what, "calls", ours, len(texts), calls, absent, ctx, note, goal
+        )
+    return rows
+
+
+def _read(s) -> int:
+    return len(s.fans) + len(s.sets)
+
+
 # --------------------------------------------------------------------------- studies
 
 
@@ -940,6 +1001,7 @@ TASK_FUNCS: dict[str, Callable[[Context], list[dict]]] = {
     "score": task_score,
     "score_concealed": task_score_concealed,
     "score_text": task_score_text,
+    "score_one": task_score_one,
     "exact": task_exact,
     "dealt": task_dealt,
     "sample": task_sample,

@@ -93,7 +93,7 @@ def command(
 
     \b
     Tasks: shanten shanten_regular shanten_kernel shanten_riichi_forms
-      useful_tiles score score_concealed score_text exact dealt sample play games
+      useful_tiles score score_concealed score_text score_one exact dealt sample play games
       threads batch_size records cold_start warm_start memory
     (see 'python -c "import mjstats.bench; help(mjstats.bench)"').
 

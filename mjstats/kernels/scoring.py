@@ -26,11 +26,22 @@ import numpy as np
 from mjstats.kernels import mcr, two_player
 from mjstats.kernels._jit import ijit, jit
 from mjstats.kernels.bits import popcount
+from mjstats.kernels.bounds import _count_bad
+from mjstats.kernels.decompose import SuitTable
 from mjstats.kernels.legality import is_legal
 from mjstats.rulesets.mcr.binding import RULESET_ID as RULESET_MCR
 from mjstats.rulesets.two_player.binding import RULESET_ID as RULESET_TWO_PLAYER
 
-__all__ = ["RULESET_IDS", "KernelSpec", "kernel_spec", "new_scratch", "score_one"]
+__all__ = [
+    "RULESET_IDS",
+    "SINGLE_ENTRIES",
+    "KernelSpec",
+    "kernel_spec",
+    "new_scratch",
+    "score_one",
+    "score_single_mcr",
+    "score_single_two_player",
+]
 
 RULESET_IDS = {"mcr": RULESET_MCR, "two-player": RULESET_TWO_PLAYER}
 """Ruleset name -> id taken by :func:`score_one`."""
@@ -114,17 +125,41 @@ def score_one(
     public API rejects them).
     """
     if ruleset_id == RULESET_TWO_PLAYER:
-        # scalar types normalised (mcr.score_hand does the same), so each
-        # ruleset's scorer is compiled once whatever the callers pass
-        total, form = two_player.score_hand(
-            concealed, melds, np.int64(win_tile), bool(self_drawn), bool(kong_win),
-            bool(last_of_wall), np.int64(seat_wind), np.int64(round_wind), np.int64(flowers),
-            np.int64(situation), scratch[1], fan_out,
+        return _score_two_player(
+            minimum, flowers_count, concealed, melds, win_tile, self_drawn, kong_win,
+            last_of_wall, seat_wind, round_wind, flowers, situation, scratch[1], fan_out,
         )  # fmt: skip
-        if total < 0:
-            return -1, 0, 0, False
-        nfl = two_player.flower_points(fan_out)
-        return total, nfl, form, is_legal(total, nfl, minimum, flowers_count)
+    return _score_mcr(
+        opts, minimum, flowers_count, concealed, melds, win_tile, self_drawn, last_of_kind,
+        kong_win, last_of_wall, seat_wind, round_wind, flowers, scratch[0], fan_out,
+    )  # fmt: skip
+
+
+@ijit
+def _score_two_player(
+    minimum, flowers_count, concealed, melds, win_tile, self_drawn, kong_win, last_of_wall,
+    seat_wind, round_wind, flowers, situation, work, fan_out,
+):  # fmt: skip
+    """:func:`score_one` for the two-player ruleset (``work``: its scratch)."""
+    # scalar types normalised (mcr.score_hand does the same), so each
+    # ruleset's scorer is compiled once whatever the callers pass
+    total, form = two_player.score_hand(
+        concealed, melds, np.int64(win_tile), bool(self_drawn), bool(kong_win),
+        bool(last_of_wall), np.int64(seat_wind), np.int64(round_wind), np.int64(flowers),
+        np.int64(situation), work, fan_out,
+    )  # fmt: skip
+    if total < 0:
+        return -1, 0, 0, False
+    nfl = two_player.flower_points(fan_out)
+    return total, nfl, form, is_legal(total, nfl, minimum, flowers_count)
+
+
+@ijit
+def _score_mcr(
+    opts, minimum, flowers_count, concealed, melds, win_tile, self_drawn, last_of_kind, kong_win,
+    last_of_wall, seat_wind, round_wind, flowers, work, fan_out,
+):  # fmt: skip
+    """:func:`score_one` for MCR (``work``: its scratch)."""
     base, form = mcr.score_hand(
         concealed,
         melds,
@@ -136,7 +171,7 @@ def score_one(
         seat_wind,
         round_wind,
         opts,
-        scratch[0],
+        work,
         fan_out,
     )
     if base < 0:
@@ -145,3 +180,129 @@ def score_one(
     fan_out[mcr.FLOWER_TILES] = nfl
     total = base + nfl
     return total, nfl, form, is_legal(total, nfl, minimum, flowers_count)
+
+
+# ---------------------------------------------------------------- one hand from Python
+# mjstats.score() packs one hand into a single uint8 array (one argument for numba
+# to unbox instead of eleven) and makes one call: the checks every ruleset shares
+# and the score. Each ruleset has its own entry, so scoring an MCR hand compiles
+# no two-player code (and the reverse).
+
+#: offsets in the packed hand row: 34 concealed counts, then 4 (kind, tile) meld
+#: slots, the winning tile (255: none), the flags self_drawn, last_of_kind,
+#: kong_win, last_of_wall and the values seat_wind, round_wind, flowers, situation
+ROW_MELDS = 34
+ROW_WIN = 42
+ROW_FLAGS = 43
+ROW_VALUES = 47
+ROW_SIZE = 51
+#: problem bits returned by the entries (0: the hand was scored)
+PROBLEM_CONTEXT = 3  # the code of mjstats.kernels.mcr.context_problems (1-3)
+PROBLEM_COPIES = 4  # more than 4 copies of a kind, counting the melds
+PROBLEM_BOUNDS = 8  # an index out of range (mjstats.kernels.bounds)
+#: sets of the chosen reading: 8 rows of 4 after the fan counts in the output
+SETS_SIZE = 32
+
+_MELD_COPIES = np.array([0, 1, 3, 4, 4], dtype=np.int64)
+
+
+@ijit
+def _unpack_row(row):
+    """The packed row as the one-row arrays of a batch (concealed, melds,
+    win_tile) and the four flags as a (4, 1) array."""
+    concealed = np.empty((1, 34), dtype=np.uint8)
+    for t in range(34):
+        concealed[0, t] = row[t]
+    melds = np.empty((1, 4, 2), dtype=np.uint8)
+    for j in range(4):
+        melds[0, j, 0] = row[ROW_MELDS + 2 * j]
+        melds[0, j, 1] = row[ROW_MELDS + 2 * j + 1]
+    win = np.empty(1, dtype=np.uint8)
+    win[0] = row[ROW_WIN]
+    flags = np.empty((4, 1), dtype=np.bool_)
+    for f in range(4):
+        flags[f, 0] = row[ROW_FLAGS + f] != 0
+    return concealed, melds, win, flags
+
+
+@ijit
+def _checked_row(row):
+    """``(problems, concealed, melds, flags)`` of a packed row: its problem bits
+    (see :data:`PROBLEM_CONTEXT`) and its arrays (:func:`_unpack_row`)."""
+    concealed, melds, win, flags = _unpack_row(row)
+    # the context code only reads indices it has checked, so it is computed
+    # even for a row out of bounds (the context error is raised first)
+    code = np.int64(mcr._context_code(0, concealed, melds, win, flags[0], flags[1], flags[2]))
+    if _count_bad(concealed, melds, win):
+        return code | PROBLEM_BOUNDS, concealed, melds, flags
+    totals = np.empty(34, dtype=np.int64)
+    for t in range(34):
+        totals[t] = concealed[0, t]
+    for j in range(4):
+        k = np.int64(melds[0, j, 0])
+        t = np.int64(melds[0, j, 1])
+        if k == 1:
+            totals[t + 1] += 1
+            totals[t + 2] += 1
+        if k:
+            totals[t] += _MELD_COPIES[k]
+    for t in range(34):
+        if totals[t] > 4:
+            return code | PROBLEM_COPIES, concealed, melds, flags
+    return code, concealed, melds, flags
+
+
+@jit
+def score_single_mcr(row, opts, minimum, flowers_count, info, splits, out):
+    """Check and score one packed MCR hand (layout :data:`ROW_MELDS` ...).
+
+    Returns ``(problems, total, form, legal)``: the problem bits (then nothing
+    is scored) or 0 and the result. ``info, splits``: the arrays of
+    :func:`~mjstats.kernels.decompose.suit_table` (two arrays are unboxed
+    faster than the named tuple). ``out`` (uint8, fans + :data:`SETS_SIZE`)
+    receives the fan counts, then the chosen reading's sets (8 rows of
+    [kind, tile, melded, 0], see :func:`mjstats.kernels.mcr.score_hand`).
+    """
+    problems, c, m, f = _checked_row(row)
+    if problems:
+        return problems, -1, 0, False
+    work = mcr.new_work(SuitTable(info, splits))
+    fan = np.zeros(mcr.N_FANS, dtype=np.uint8)
+    v = ROW_VALUES
+    total, _, form, legal = _score_mcr(
+        opts, minimum, flowers_count, c[0], m[0], row[ROW_WIN], f[0, 0], f[1, 0], f[2, 0],
+        f[3, 0], row[v], row[v + 1], row[v + 2], work, fan,
+    )  # fmt: skip
+    return _write_out(fan, work[4], out, total, form, legal)
+
+
+@jit
+def score_single_two_player(row, opts, minimum, flowers_count, info, splits, out):
+    """:func:`score_single_mcr` for the two-player ruleset (``opts`` unused)."""
+    problems, c, m, f = _checked_row(row)
+    if problems:
+        return problems, -1, 0, False
+    work = two_player.new_work(SuitTable(info, splits))
+    fan = np.zeros(two_player.N_FANS, dtype=np.uint8)
+    v = ROW_VALUES
+    total, _, form, legal = _score_two_player(
+        minimum, flowers_count, c[0], m[0], row[ROW_WIN], f[0, 0], f[2, 0], f[3, 0], row[v],
+        row[v + 1], row[v + 2], row[v + 3], work, fan,
+    )  # fmt: skip
+    return _write_out(fan, work[6], out, total, form, legal)
+
+
+@ijit
+def _write_out(fan, sets, out, total, form, legal):
+    """Copy the fans and the reading's sets to ``out``; the entries' result."""
+    n = fan.shape[0]
+    for f in range(n):
+        out[f] = fan[f]
+    for a in range(8):
+        for b in range(4):
+            out[n + 4 * a + b] = sets[a, b]
+    return np.int64(0), np.int64(total), np.int64(form), legal
+
+
+SINGLE_ENTRIES = {RULESET_MCR: score_single_mcr, RULESET_TWO_PLAYER: score_single_two_player}
+"""Ruleset id -> the one-hand entry (:func:`score_single_mcr`, ...) of :func:`mjstats.score`."""

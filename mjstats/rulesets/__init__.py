@@ -23,8 +23,10 @@ A ruleset package holds everything about its game variant:
 
 Adding a ruleset: make a package like these, register its name in
 ``mjstats.rules._MODULES``, and give its kernel an id branch in
-:func:`mjstats.kernels.scoring.score_one` (numba cannot cache kernels that take
-other jitted functions as arguments, so the numba dispatch is by integer id).
+:func:`mjstats.kernels.scoring.score_one` and a one-hand entry in
+:data:`mjstats.kernels.scoring.SINGLE_ENTRIES` (what :func:`mjstats.score`
+calls; numba cannot cache kernels that take other jitted functions as
+arguments, so the numba dispatch is by integer id).
 Nothing else changes: ``score``, ``score_batch``, the studies, records and the
 CLI read the fan table and the binding.
 """
