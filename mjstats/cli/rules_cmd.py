@@ -90,18 +90,51 @@ def diff_command(
         return
     if json_path:
         write_json(json_path, rows, prov)
-    click.echo(f"{a} -> {b}" + (" (exact enumeration, weighted)" if exact else ""))
+    click.echo(format_diff(table, f"{a} -> {b}", exact=exact, top=top, examples=examples))
+
+
+def format_diff(table, title: str, *, exact: bool, top: int, examples: int) -> str:
+    """The terminal form of a :func:`mjstats.rules.diff` table: the summary, then
+    ``top`` rows per section (``top`` kinds of difference with their examples).
+    Shares are probabilities with three significant digits, scientific below
+    1e-4 (:func:`mjstats.report.format_probability`), so rare changes show.
+
+    Examples
+    --------
+    >>> from mjstats import HandBatch
+    >>> from mjstats.rules import diff
+    >>> t = diff("mcr", "mcr:wmo-2014", hands=HandBatch.from_hands(["{2222m}{5555p}123s789s1z+1z"]))
+    >>> print(format_diff(t, "mcr -> mcr:wmo-2014", exact=False, top=1, examples=1))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    mcr -> mcr:wmo-2014
+    <BLANKLINE>
+    [summary]
+      hands            1
+      totals differ    1.00
+      P(legal)         1.0000 -> 1.0000
+      mean total       10.0000 -> 12.0000
+    <BLANKLINE>
+    [difference]
+      +2               1.00
+    <BLANKLINE>
+    [example]
+          1.00  (same fans): 10 -> 12  {2222m}{5555p}123789s1z+1z
+    """
+    from mjstats.report import format_probability as fmt
+
+    lines = [title + (" (exact enumeration, weighted)" if exact else "")]
     for section, part in table.groupby("section", sort=False):
-        click.echo(f"\n[{section}]")
+        lines.append(f"\n[{section}]")
         shown = len(part) if section == "summary" else top * max(1, examples)
         for row in part.head(shown if section in ("summary", "example") else top).itertuples():
             if section == "summary" and row.a is not None and row.a == row.a:
-                click.echo(f"  {row.item:<16} {row.a:.4f} -> {row.b:.4f}")
+                lines.append(f"  {row.item:<16} {row.a:.4f} -> {row.b:.4f}")
             elif section == "summary" and row.item in ("hands", "distinct hands"):
-                click.echo(f"  {row.item:<16} {int(row.weight):,}")
+                lines.append(f"  {row.item:<16} {int(row.weight):,}")
             elif section == "example":
-                click.echo(
-                    f"  {row.share:7.2%}  {row.item}: {int(row.a)} -> {int(row.b)}  {row.example}"
-                )
+                totals = f"{int(row.a)} -> {int(row.b)}"
+                lines.append(f"  {fmt(row.share):>8}  {row.item}: {totals}  {row.example}")
             else:
-                click.echo(f"  {row.item:<32} {row.share:8.3%}")
+                width = 32 if section in ("appears", "disappears") else 16
+                lines.append(f"  {row.item:<{width}} {fmt(row.share)}")
+    return "\n".join(lines)

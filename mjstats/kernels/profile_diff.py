@@ -297,19 +297,25 @@ def score_wins_both(counts, weight, spec, work, acc, keys, info, slots, ex):
         k = counts[t]
         if k == 0:
             continue
-        ta, _nfl_a, _form_a, _legal_a = score_one(
-            spec[0], spec[1], spec[2], spec[3], counts, melds, t, True, False, False, False, 0, 0,
-            0, 0, scratch, fa,
-        )  # fmt: skip
-        tb, _nfl_b, _form_b, _legal_b = score_one(
-            spec[4], spec[5], spec[6], spec[7], counts, melds, t, True, False, False, False, 0, 0,
-            0, 0, scratch, fb,
-        )  # fmt: skip
+        ta = _score_win(spec, 0, counts, melds, t, scratch, fa)
+        tb = _score_win(spec, 4, counts, melds, t, scratch, fb)
         if ta < 0 or tb < 0:
             return False
         _add_diff(fa, fb, words[0], words[1], words[6], ta, tb, spec, weight * k, counts, t,
                   acc, keys, info, slots, ex)  # fmt: skip
     return True
+
+
+@hjit
+def _score_win(spec, p, counts, melds, t, scratch, fan_out):
+    """The total of ``counts`` self-drawn on ``t`` under the ruleset of
+    ``spec[p:p + 4]`` (the exact study's convention), by
+    :func:`~mjstats.kernels.scoring.score_one`."""
+    total, _nfl, _form, _legal = score_one(
+        spec[p], spec[p + 1], spec[p + 2], spec[p + 3], counts, melds, t, True, False, False,
+        False, 0, 0, 0, 0, scratch, fan_out,
+    )  # fmt: skip
+    return total
 
 
 @hjit
