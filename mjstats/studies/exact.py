@@ -31,10 +31,11 @@ from typing import Any
 import numba
 import numpy as np
 
-from mjstats.kernels._jit import jit, pjit
+from mjstats.kernels._jit import ijit, jit, pjit
 from mjstats.kernels.accumulate import accumulate_chunk, chunk_counters, sum_counters
 from mjstats.kernels.decompose import is_regular_complete, suit_table
 from mjstats.kernels.patterns import decode_hand
+from mjstats.kernels.profile_diff import diff_counters, new_diff_work, score_wins_both
 from mjstats.kernels.scoring import kernel_spec, new_scratch, score_one
 from mjstats.rules import Ruleset, get_ruleset
 from mjstats.studies.aggregate import Aggregate
@@ -167,6 +168,24 @@ def _score_all_wins(spec, counts, melds, weight, scratch, fan_out, fc, c):
     return True
 
 
+@ijit
+def _exact_hand(i, n_regular, n_pairs, reg, prs, special, counts):
+    """Write hand ``i`` of the enumeration (regular, then seven pairs, then the
+    special rows) into ``counts``; return its deal weight, or 0 for a seven-pairs
+    hand that is regular (counted with the regular ones)."""
+    if i < n_regular:
+        return decode_hand(i, *reg, counts)
+    if i < n_regular + n_pairs:
+        weight = decode_hand(i - n_regular, *prs, counts)
+        return np.int64(0) if is_regular_complete(counts) else weight
+    row = special[i - n_regular - n_pairs]
+    weight = np.int64(1)
+    for t in range(34):
+        counts[t] = row[t]
+        weight *= _C4[row[t]]
+    return weight
+
+
 @jit
 def _exact_chunk(lo, hi, n_regular, n_pairs, reg, prs, special, spec, table, n_fans, fc, extra, c):
     counts = np.zeros(34, np.uint8)
@@ -174,18 +193,9 @@ def _exact_chunk(lo, hi, n_regular, n_pairs, reg, prs, special, spec, table, n_f
     fan_out = np.zeros(n_fans, np.uint8)
     scratch = new_scratch(table)
     for i in range(lo, hi):
-        if i < n_regular:
-            weight = decode_hand(i, *reg, counts)
-        elif i < n_regular + n_pairs:
-            weight = decode_hand(i - n_regular, *prs, counts)
-            if is_regular_complete(counts):
-                continue
-        else:
-            row = special[i - n_regular - n_pairs]
-            weight = np.int64(1)
-            for t in range(34):
-                counts[t] = row[t]
-                weight *= _C4[row[t]]
+        weight = _exact_hand(i, n_regular, n_pairs, reg, prs, special, counts)
+        if weight == 0:
+            continue
         extra[c, 0] += 1
         extra[c, 1] += weight
         if not _score_all_wins(spec, counts, melds, weight, scratch, fan_out, fc, c):
@@ -210,6 +220,56 @@ def _exact_chunks(los, his, n_regular, n_pairs, reg, prs, special, spec, table, 
             extra,
             np.int64(c),
         )
+
+
+@jit
+def _diff_chunk(lo, hi, n_regular, n_pairs, reg, prs, special, spec, table, n_fans, dc, c):
+    """:func:`_exact_chunk` scoring each hand under two profiles (``spec``: see
+    :func:`mjstats.kernels.profile_diff.score_wins_both`) into the diff
+    counters ``dc`` (:func:`~mjstats.kernels.profile_diff.diff_counters`)."""
+    counts = np.zeros(34, np.uint8)
+    work = new_diff_work(table, n_fans)
+    acc, keys, info, slots, ex = dc[0][c], dc[1][c], dc[2][c], dc[3][c], dc[4][c]
+    for i in range(lo, hi):
+        weight = _exact_hand(i, n_regular, n_pairs, reg, prs, special, counts)
+        if weight == 0:
+            continue
+        acc[0] += 1  # distinct, deal_weight, unscored: profile_diff.ACC_NAMES
+        acc[1] += weight
+        if not score_wins_both(counts, weight, spec, work, acc, keys, info, slots, ex):
+            acc[2] += 1
+
+
+@pjit
+def _diff_chunks(los, his, n_regular, n_pairs, reg, prs, special, spec, table, n_fans, dc):
+    for c in numba.prange(los.shape[0]):
+        _diff_chunk(
+            los[c],
+            his[c],
+            n_regular,
+            n_pairs,
+            reg,
+            prs,
+            special,
+            spec,
+            table,
+            n_fans,
+            dc,
+            np.int64(c),
+        )
+
+
+@jit
+def _decode_range(lo, hi, n_regular, n_pairs, reg, prs, special, counts, weights):
+    """The hands ``lo`` to ``hi - 1`` of the enumeration into ``counts`` and
+    ``weights`` (rows in order, skipped hands left out); returns how many."""
+    n = 0
+    for i in range(lo, hi):
+        w = _exact_hand(i, n_regular, n_pairs, reg, prs, special, counts[n])
+        if w:
+            weights[n] = w
+            n += 1
+    return n
 
 
 @pjit
@@ -356,6 +416,60 @@ class ExactStudy(Study):
         for j, name in enumerate(_EXTRA):
             counters[name] = extra[:, j].sum(keepdims=True)
         return Aggregate(self.kind, self.params(), counters)
+
+    def hands(self, first: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+        """The distinct hands of chunks ``first`` to ``first + count - 1`` in
+        enumeration order, as ``(counts, deal_weights)``: uint8 (n, 34) and int64 (n,).
+
+        Examples
+        --------
+        >>> study = ExactStudy("mcr")
+        >>> counts, weights = study.hands(study.n_chunks() - 1, 1)
+        >>> int(counts[0].sum()), bool((weights > 0).all())
+        (14, True)
+        """
+        lo = min(first * CHUNK, self.n_total)
+        hi = min((first + count) * CHUNK, self.n_total)
+        counts = np.zeros((hi - lo, 34), np.uint8)
+        weights = np.zeros(hi - lo, np.int64)
+        pairs = self._pairs if self._pairs is not None else self._regular
+        n = _decode_range(lo, hi, self.n_regular, self.n_pairs, self._regular.arrays(),
+                          pairs.arrays(), self._special, counts, weights)  # fmt: skip
+        return counts[:n], weights[:n]
+
+    def run_diff_chunks(self, first: int, count: int, other: Ruleset, examples: int) -> tuple:
+        """Chunks ``first`` to ``first + count - 1`` scored under this study's
+        ruleset (a) and ``other`` (b, the same ruleset with another profile or
+        options): the per-chunk counters of
+        :func:`mjstats.kernels.profile_diff.diff_counters`, each hand's
+        readings shared by the two (``mjstats rules diff --exact``)."""
+        sa, sb = kernel_spec(self.ruleset), kernel_spec(other)
+        same = (sa.ruleset_id, sa.n_fans, other.tiles) == (sb.ruleset_id, sb.n_fans, self._tiles)
+        if not same:
+            raise ValueError(
+                f"an exact diff compares two profiles of one ruleset, not {self.ruleset.spec} "
+                f"and {other.spec}"
+            )
+        dc = diff_counters(count, sa.n_fans, examples)
+        if count:
+            los = np.arange(first, first + count, dtype=np.int64) * CHUNK
+            his = np.minimum(los + CHUNK, self.n_total)
+            pairs = self._pairs if self._pairs is not None else self._regular
+            spec = np.array([*sa[:4], *sb[:4]], np.int64)
+            _diff_chunks(
+                los,
+                his,
+                self.n_regular,
+                self.n_pairs,
+                self._regular.arrays(),
+                pairs.arrays(),
+                self._special,
+                spec,
+                suit_table(),
+                sa.n_fans,
+                dc,
+            )
+        return dc
 
 
 def exact(ruleset: str | Ruleset = "mcr", **run_options: Any) -> Aggregate:
