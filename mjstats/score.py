@@ -51,6 +51,7 @@ from typing import Any
 
 import numpy as np
 
+from mjstats.compiling import notice
 from mjstats.errors import InvalidContextError, InvalidHandError, UnknownRulesetError
 from mjstats.hand import CONTEXT_FIELDS
 from mjstats.rules import get_ruleset
@@ -502,6 +503,7 @@ def _hand_arrays(hand) -> dict:
 # --------------------------------------------------------------------------- public
 
 
+@notice("scorer")  # says so while the first call compiles the scorer
 def score(hand_or_text, ruleset="mcr", **context) -> Score:
     """Score one hand.
 
@@ -594,6 +596,7 @@ def score(hand_or_text, ruleset="mcr", **context) -> Score:
     )
 
 
+@notice("scorer")
 def score_batch(batch, ruleset="mcr") -> BatchScore:
     """Score N hands in parallel.
 

@@ -65,6 +65,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mjstats.bench.measure import ROW_FIELDS
+from mjstats.compiling import notice, redirect
 
 __all__ = [
     "ROW_FIELDS",
@@ -104,6 +105,18 @@ def _task_func(name: str):
     from mjstats.bench.tasks import TASK_FUNCS
 
     return TASK_FUNCS.get(name) or STARTUP_FUNCS[name]
+
+
+def _task_line(head: str, progress: bool):
+    """A compile notice's display: the task's progress line, redrawn on a terminal."""
+    tty = progress and sys.stderr.isatty()
+
+    def show(text: str | None) -> None:
+        if tty:
+            more = "" if text is None else f" ({text.removeprefix('mjstats: ')})"
+            print(f"\r\x1b[2K{head}{more}", end="", file=sys.stderr, flush=True)
+
+    return show
 
 
 def run_benchmarks(
@@ -165,10 +178,13 @@ def run_benchmarks(
     rows: list[dict[str, Any]] = []
     start = time.perf_counter()
     for i, name in enumerate(order, 1):
+        head = f"[{i}/{len(order)}] {name} ..."
         if progress:
-            print(f"[{i}/{len(order)}] {name} ...", end="", file=sys.stderr, flush=True)
+            print(head, end="", file=sys.stderr, flush=True)
         t0 = time.perf_counter()
-        rows.extend(_task_func(name)(ctx))
+        # a task that compiles says so on its own line: "[1/3] shanten ... (compiling ...)"
+        with redirect(_task_line(head, progress)), notice("bench", progress):
+            rows.extend(_task_func(name)(ctx))
         if progress:
             print(f" {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
     if progress:
