@@ -290,7 +290,8 @@ class _Session:
     def summary(self) -> str:
         return (
             f"mjstats: compiled {self.label} in {_seconds(self.elapsed())} "
-            f"({self.kernels} kernels); later runs load them from the cache"
+            f"({self.kernels} kernel{'' if self.kernels == 1 else 's'}); "
+            "later runs load them from the cache"
         )
 
     def headline(self) -> str:
@@ -322,7 +323,7 @@ class _Session:
         if self.drawn != "jupyter":
             self.drawn = None
 
-    def jupyter_shell(self, text: str) -> None:
+    def _jupyter(self, text: str) -> None:
         from IPython.display import display
 
         if self.handle is None:
