@@ -233,3 +233,43 @@ def test_cold_score_json_is_strict_json_with_the_notice_on(tmp_path):
     doc = json.loads(done.stdout, parse_constant=lambda c: pytest.fail(f"not strict JSON: {c}"))
     assert doc["total"] == 18
     assert done.stderr.startswith("mjstats: compiling the scorer (first run only, about ")
+
+
+@pytest.mark.parametrize("quick", [True, False])
+def test_cold_start_rows_one_per_command_then_warm(monkeypatch, quick):
+    from mjstats.bench import startup, to_markdown
+    from mjstats.bench.tasks import FULL, QUICK, Context
+
+    calls = []
+
+    def command(args, cache):
+        fresh = not os.path.exists(cache) or not os.listdir(cache)
+        calls.append((args, cache, fresh))
+        os.makedirs(cache, exist_ok=True)
+        Path(cache, "filled").touch()  # what the run leaves behind
+        info = {"imports": 0.2, "run": 1.0, "code": 0, "compile": 0.9 if fresh else 0.0}
+        return (12.0 if fresh else 1.0), 1.5, {**info, "kernels": 40 if fresh else 0}
+
+    monkeypatch.setattr(startup, "_command", command)
+    monkeypatch.setattr(startup, "_peer_start", lambda: (None, "pymahjonggb not installed"))
+    monkeypatch.setattr(startup, "_child", lambda code: (0.05, 0.05, ""))
+    ctx = Context(QUICK if quick else FULL, quick=quick, progress=False)
+    rows = startup.task_cold_start(ctx)
+    wanted = [label for label, _, q in startup.COLD_COMMANDS if q or not quick]
+    assert [r["what"] for r in rows] == [
+        *(f"mjstats {label}, empty cache" for label in wanted),
+        "mjstats score HAND again, cache filled",
+    ]
+    assert {"score HAND", "study sample --n 1000"} <= set(wanted) and len(wanted) >= 3
+    cold = [c for c in calls if c[2]]
+    assert len(cold) == len(wanted) and len({c[1] for c in cold}) == len(wanted)  # own caches
+    warm = [c for c in calls if not c[2]]
+    assert warm and all(c[0][0] == "score" and c[1] == cold[0][1] for c in warm)
+    assert rows[0]["goal"] == "<= 10 s" and rows[0]["goal_met"] is False
+    assert rows[-1]["goal"] == "<= 1.5 s" and rows[-1]["goal_met"] is True
+    assert (
+        "compile 0.9 s (40 kernels)" in rows[1]["note"] and "nothing compiled" in rows[-1]["note"]
+    )
+    assert all(r["task"] == "cold_start" and r["seconds"] for r in rows)
+    md = to_markdown(rows, {"cpu": "test"})
+    assert md.count("| cold_start |") == len(rows)

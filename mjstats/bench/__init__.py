@@ -31,9 +31,13 @@ dealt, sample, play   study throughput (``play`` only where that kind exists)
 threads               all cores vs 1 thread (wall time)
 batch_size            hands per second at 1, 100, 10k and 1M hands per call
 records               reading Botzone records vs a bare Python line split
-cold_start            ``mjstats score`` in a fresh process, empty numba cache,
-                      vs PyMahjongGB's import + first call (goal <= 20 s)
-warm_start            the same with the cache filled (goal <= 1.5 s)
+cold_start            each command that compiles (``score HAND``, ``study
+                      sample``, ``analyze``; full size also ``study dealt``,
+                      ``study play``, ``replay``) in a fresh process with an
+                      empty cache of its own, then ``score HAND`` again with
+                      the cache filled; ``score`` vs PyMahjongGB's import +
+                      first call (goals <= 10 s cold, <= 1.5 s warm)
+warm_start            ``score HAND`` with the user's cache filled (<= 1.5 s)
 memory                peak memory growth of ``score_batch`` and ``shanten``
                       per million hands (a fresh process)
 ====================  ==========================================================
