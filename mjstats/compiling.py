@@ -10,11 +10,11 @@ compile runs inside :func:`notice`, which listens to numba's public event API
 shows one line on standard error (a terminal: redrawn in place each second;
 Jupyter: a display updated in place; a study's progress bar: its label)::
 
-    mjstats: compiling the scorer (first run only, about 30 s): 12 s, 41 kernels so far
+    mjstats: compiling the scorer (first run only, about 39 s): 12 s, 41 of about 77 kernels
 
 and, when the command is done, what it took. numba raises no compile event
-when it loads a kernel from the cache, so a warm start shows nothing and costs
-nothing but a listener call per cached lookup it never makes.
+when it loads a kernel from its cache, so a warm start shows nothing; entering
+a :func:`notice` block costs one or two microseconds.
 
 When it shows: the entry point's own ``progress`` setting (``--progress`` /
 ``--no-progress``, ``progress=``), else :func:`set_progress` (``mjstats
@@ -73,23 +73,26 @@ class Group:
     kernels: int | None = None
 
 
-#: Kernel groups: what the notice names, and the compile seconds / kernels of a
-#: cold cache measured with ``mjstats bench --tasks cold_start`` (the note of each
-#: row gives both; 2-core AMD EPYC VM, 2026-12-02, under load: see
-#: docs/performance.md). Only the first estimate on a machine comes from here:
-#: later ones come from that machine's own previous compile.
+#: Kernel groups: what the notice names, and what a cold cache costs: the CPU
+#: seconds of the command's cold run and the kernels it compiled, from the notes
+#: of ``mjstats bench --tasks cold_start`` (2-core AMD EPYC VM, 2026-12-02
+#: 01:20-01:47 UTC, load 6-13: wall times were 5-8 times these; on an idle
+#: machine a compile's wall time is about its CPU time, see docs/performance.md).
+#: ``shanten``: ``mjstats shanten HAND`` alone (10.7 s CPU). None: not measured,
+#: no estimate shown. Only a machine's first estimate comes from here: later ones
+#: are that machine's own previous full compile.
 GROUPS: dict[str, Group] = {
-    "scorer": Group("the scorer", 30, 77),
-    "shanten": Group("the shanten kernels", 8, None),
-    "sample": Group("the sampling study", 50, None),
-    "dealt": Group("the dealt study", 50, None),
-    "play": Group("the play study", 60, None),
-    "exact": Group("the exact enumeration", 60, None),
-    "analyze": Group("the playout kernels", 120, None),
-    "replay": Group("the game engine", 60, None),
-    "records": Group("the records reader and scorer", 60, None),
-    "games": Group("the game engine", 60, None),
-    "bench": Group("the benchmarked kernels", None, None),
+    "scorer": Group("the scorer", 39, 77),
+    "shanten": Group("the shanten kernels", 11, 14),
+    "sample": Group("the sampling study", 55, 150),
+    "dealt": Group("the dealt study", 75, 125),
+    "play": Group("the play study", 114, 184),
+    "exact": Group("the exact enumeration"),
+    "analyze": Group("the playout kernels", 92, 182),
+    "replay": Group("the game engine", 69, 132),
+    "records": Group("the records reader and scorer"),
+    "games": Group("the game engine"),
+    "bench": Group("the benchmarked kernels"),
 }
 
 _DELAY = 0.5  # seconds of compiling before the notice shows: short compiles stay silent
@@ -259,7 +262,7 @@ class _Session:
         self.group = group
         self.progress = progress
         self.depth = 0  # nested numba compiles in progress
-        self.kernels = 0  # mjstats kernels compiled so far
+        self.kernels = 0  # functions compiled so far (numba's own helpers too)
         self.compile_s = 0.0  # seconds spent in finished top-level compiles
         self.began: float | None = None  # when the current top-level compile began
         self.shown = False
@@ -416,7 +419,8 @@ def _ensure_listener() -> None:
     from numba.core import event
 
     class Listener(event.Listener):
-        """Counts the nested compiles of the outermost active session."""
+        """Counts the compiles of the outermost active session: those that an
+        mjstats kernel starts (a user's own numba function is not ours to announce)."""
 
         def on_start(self, ev: Any) -> None:
             try:
@@ -446,10 +450,8 @@ def _ensure_listener() -> None:
                 return
             s = _active[0]
             s.depth -= 1
-            module = getattr(ev.data["dispatcher"].py_func, "__module__", "") or ""
-            if module.startswith("mjstats."):
-                with _lock:
-                    s.kernels += 1
+            with _lock:  # every function compiled for an mjstats kernel, numba's own too
+                s.kernels += 1
             if s.depth == 0:
                 s.compile_ended()
 

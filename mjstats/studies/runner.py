@@ -139,7 +139,7 @@ class _Progress:
 
     def _relabel(self, text: str | None) -> None:
         label = "mjstats" if text is None else text.removeprefix("mjstats: ")
-        self._bar.update(self._task, description=label)
+        self._bar.update(self._task, description=label)  # rich redraws it from its thread
 
     def advance(self, n: int) -> None:
         if self._bar is not None:
