@@ -273,3 +273,43 @@ def test_cold_start_rows_one_per_command_then_warm(monkeypatch, quick):
     assert all(r["task"] == "cold_start" and r["seconds"] for r in rows)
     md = to_markdown(rows, {"cpu": "test"})
     assert md.count("| cold_start |") == len(rows)
+
+
+def test_a_study_bar_labels_the_compile_then_the_summary_follows(cache, capsys, monkeypatch):
+    import numpy as np
+
+    from mjstats.studies import runner
+    from mjstats.studies.aggregate import Aggregate
+
+    labels = []
+
+    class SlowStudy(runner.Study):
+        kind = "sample"
+
+        def params(self):
+            return {"n": 2}
+
+        def n_chunks(self):
+            return 2
+
+        def run_chunks(self, first, count):
+            if count:
+                _slow_kernel()(1)  # the first chunk group compiles, as on a first run
+            return Aggregate(self.kind, self.params(), {"hist": np.full(1, count)})
+
+    from rich.progress import Progress
+
+    real_update = Progress.update
+
+    def update(self, task, **kw):
+        if "description" in kw:
+            labels.append(kw["description"])
+        return real_update(self, task, **kw)
+
+    monkeypatch.setattr(Progress, "update", update)
+    agg = runner.run_study(SlowStudy(), progress=True, group_size=1)
+    assert int(agg.counters["hist"][0]) == 2
+    assert labels[0].startswith("compiling the sampling study (first run only")
+    assert labels[-1] == "mjstats"  # back to the bar's own label
+    err = capsys.readouterr().err
+    assert "mjstats: compiled the sampling study in " in err and "(2 kernels)" in err

@@ -136,8 +136,8 @@ def run_benchmarks(
     Parameters
     ----------
     quick : bool
-        Quick sizes (about 2 minutes for all tasks, most of it the cold start,
-        which compiles every scoring kernel; the exact enumeration is timed on
+        Quick sizes (a few minutes for all tasks, most of it the cold start,
+        which compiles three commands from empty caches; the exact enumeration is timed on
         a fraction and extrapolated). False: full sizes (several minutes; the
         whole exact enumeration).
     tasks : sequence of str, optional
