@@ -53,6 +53,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from mjstats.compiling import notice
 from mjstats.errors import InvalidContextError, InvalidHandError, UnknownRulesetError
 from mjstats.hand import CONTEXT_FIELDS, Hand, _meld_tuple, _parse_fields
 from mjstats.rules import get_ruleset
@@ -719,6 +720,7 @@ def _context_of(hand) -> dict:
 # --------------------------------------------------------------------------- public
 
 
+@notice("scorer")  # says so while the first call compiles the scorer
 def score(hand_or_text, ruleset="mcr", **context) -> Score:
     """Score one hand.
 
@@ -795,6 +797,7 @@ def score(hand_or_text, ruleset="mcr", **context) -> Score:
     return Score._pending(total, legal, one.forms[form], one.spec, pending, hand)
 
 
+@notice("scorer")
 def score_batch(batch, ruleset="mcr") -> BatchScore:
     """Score N hands in parallel.
 

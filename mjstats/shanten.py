@@ -42,6 +42,7 @@ from functools import cache
 
 import numpy as np
 
+from mjstats.compiling import notice
 from mjstats.errors import InvalidHandError, InvalidMeldError, TileCountError, UnknownRulesetError
 from mjstats.validation import as_counts34, fail_rows
 
@@ -198,6 +199,7 @@ def _expand(masks: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------- shanten
 
 
+@notice("shanten")  # says so while the first call compiles the kernels
 def shanten(counts, melds=0, form=None, ruleset="mcr"):
     """Shanten number of one hand or of every row of a batch.
 
@@ -270,6 +272,7 @@ def shanten(counts, melds=0, form=None, ruleset="mcr"):
 # --------------------------------------------------------------------------- useful tiles
 
 
+@notice("shanten")
 def _useful(counts, melds, form, ruleset):
     from mjstats.kernels import shanten as K
     from mjstats.kernels.tables import get_tables

@@ -1,11 +1,16 @@
 """Benchmarks that need a fresh Python process: cold start, warm start, peak memory.
 
-* **cold start**: ``mjstats score HAND`` (the CLI's ``main``) in a new
-  interpreter whose numba cache (``NUMBA_CACHE_DIR``) and mjstats cache
-  (``MJSTATS_CACHE_DIR``, the shanten tables) are empty temporary folders: the
-  first run after installing. Numba compiles every kernel the scorer needs.
-* **warm start**: the same command with the user's caches, after one untimed
-  run that fills them: every later run.
+* **cold start** (one row per command that compiles: ``score HAND``,
+  ``study sample``, ``analyze`` with small sizes; without ``--quick`` also
+  ``study dealt``, ``study play`` and ``replay``): the command run by the CLI's
+  ``main`` in a new interpreter whose mjstats cache (``MJSTATS_CACHE_DIR``:
+  the numba cache and the shanten tables) is an empty temporary folder of its
+  own, as on the first run after installing. Numba compiles every kernel the
+  command needs; the note gives the seconds spent compiling and the kernels
+  compiled (counted with numba's ``"numba:compile"`` events).
+* **warm start in that family**: ``score HAND`` again with the cache the cold
+  ``score HAND`` filled; task ``warm_start``: the same command with the user's
+  own cache, after one untimed run that fills it (every later run).
 * The peer's start is ``import MahjongGB`` + one ``MahjongFanCalculator`` call
   in a new interpreter (it has nothing to compile).
 * **memory**: a new interpreter scores N hands (and computes shanten of N
@@ -27,31 +32,61 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from mjstats.bench import peers
 from mjstats.bench.measure import make_row
 
-__all__ = ["HAND", "STARTUP_FUNCS"]
+__all__ = ["COLD_COMMANDS", "HAND", "STARTUP_FUNCS"]
 
 HAND = "[123p]55m12379s789p+8s self-drawn"
 """The hand scored by the start-up benchmarks."""
 
-_START_CHILD = """
+_SAMPLE = Path(__file__).resolve().parents[2] / "tests" / "data" / "botzone" / "sample.txt"
+
+COLD_COMMANDS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
+    ("score HAND", ("score", HAND), True),
+    ("study sample --n 1000", ("study", "sample", "--n", "1000", "--seed", "1"), True),
+    ("analyze 2367m3345p1568s16z --n 200", ("analyze", "2367m3345p1568s16z", "--n", "200"), True),
+    ("study dealt --n 1000", ("study", "dealt", "--n", "1000", "--seed", "1"), False),
+    ("study play --n 100", ("study", "play", "--n", "100", "--seed", "1"), False),
+    ("replay sample.txt (16 Botzone games)", ("replay", str(_SAMPLE)), False),
+)
+"""(row label, ``mjstats`` arguments, in ``--quick``) of the cold-start rows."""
+
+_COMMAND_CHILD = """
 import json, os, sys, time
 t0 = time.perf_counter()
+from numba.core import event
+
+class Compiles(event.Listener):  # seconds in top-level compiles, kernels compiled
+    depth, kernels, seconds, began = 0, 0, 0.0, 0.0
+    def on_start(self, ev):
+        if self.depth == 0:
+            self.began = time.perf_counter()
+        self.depth += 1
+    def on_end(self, ev):
+        self.depth -= 1
+        self.kernels += 1
+        if self.depth == 0:
+            self.seconds += time.perf_counter() - self.began
+
+compiles = Compiles()
+event.register("numba:compile", compiles)
 from mjstats.cli import main
-import mjstats.score, mjstats.kernels.mcr  # the heavy imports: numpy, numba, pandas
 t1 = time.perf_counter()
 real, sys.stdout = sys.stdout, open(os.devnull, "w")
-code = main(["score", {hand!r}])
+code = main(json.loads(sys.argv[1]))
 t2 = time.perf_counter()
 sys.stdout = real
-print(json.dumps({{"imports": t1 - t0, "first_score": t2 - t1, "code": code}}))
+print(json.dumps({"imports": t1 - t0, "run": t2 - t1, "code": code,
+                  "compile": compiles.seconds, "kernels": compiles.kernels}))
 """
 
 _PEER_CHILD = """
@@ -85,14 +120,19 @@ print(json.dumps(out))
 
 
 def _child(code: str, env: dict[str, str] | None = None, args: tuple[str, ...] = ()):
-    """Run ``python -c code``; returns (wall s, CPU s, stdout). Raises on failure."""
+    """Run ``python -c code``; returns (wall s, CPU s, stdout). Raises on failure.
+
+    ``env`` entries are added to the environment (a value of None removes one)."""
+    environ = dict(os.environ)
+    for key, value in (env or {}).items():
+        if value is None:
+            environ.pop(key, None)
+        else:
+            environ[key] = value
     cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-c", code, *args],
-        env={**os.environ, **(env or {})},
-        capture_output=True,
-        text=True,
+        [sys.executable, "-c", code, *args], env=environ, capture_output=True, text=True
     )
     wall = time.perf_counter() - t0
     cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -100,6 +140,16 @@ def _child(code: str, env: dict[str, str] | None = None, args: tuple[str, ...] =
         raise RuntimeError(f"benchmark child process failed:\n{done.stderr[-2000:]}")
     cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
     return wall, cpu, done.stdout
+
+
+def _command(args: tuple[str, ...], cache: str | None) -> tuple[float, float, dict]:
+    """(wall s, CPU s, the child's breakdown) of ``mjstats ARGS`` in a new interpreter,
+    with ``MJSTATS_CACHE_DIR=cache`` (None: the user's cache)."""
+    env = {"MJSTATS_PROGRESS": "0", "NUMBA_CACHE_DIR": None}  # mjstats' own cache layout
+    if cache is not None:
+        env["MJSTATS_CACHE_DIR"] = cache
+    wall, cpu, out = _child(_COMMAND_CHILD, env, args=(json.dumps(list(args)),))
+    return wall, cpu, json.loads(out)
 
 
 def _peer_start() -> tuple[float | None, str]:
@@ -113,15 +163,19 @@ def _peer_start() -> tuple[float | None, str]:
     return min(_child(code)[0] for _ in range(3)), ""
 
 
-def _start_row(task: str, what: str, wall: float, cpu: float, info: dict, goal: float, ctx):
+def _start_row(task, what, wall, cpu, info, goal, peer_s=None, reason=""):
+    """One start-up row: the wall time of the whole child and its breakdown."""
     bare = min(_child("pass")[0] for _ in range(3))
-    peer_s, reason = _peer_start()
+    compiled = (
+        f"compile {info['compile']:.1f} s ({info['kernels']} kernels)"
+        if info["kernels"]
+        else "nothing compiled"
+    )
     note = (
-        f"{'' if not reason else reason + '; '}HAND = {HAND!r}; wall time of the whole process "
-        f"(a new interpreter); CPU {cpu:.1f} s; "
-        f"interpreter {bare:.2f} s, imports {info['imports']:.2f} s, "
-        f"{'compile + ' if task == 'cold_start' else 'cache load + '}first score "
-        f"{info['first_score']:.2f} s"
+        f"{reason + '; ' if reason else ''}wall time of the whole process (a new "
+        f"interpreter); CPU {cpu:.1f} s; interpreter {bare:.2f} s, imports "
+        f"{info['imports']:.2f} s, command {info['run']:.2f} s: {compiled}"
+        + ("" if info["code"] == 0 else f"; exit status {info['code']}")
     )
     return make_row(
         task,
@@ -130,35 +184,73 @@ def _start_row(task: str, what: str, wall: float, cpu: float, info: dict, goal: 
         unit="starts",
         n=1,
         seconds=wall,
-        peer="pymahjonggb",
+        peer="pymahjonggb" if peer_s is not None or reason else None,
         peer_per_s=None if peer_s is None else 1 / peer_s,
-        goal=f"<= {goal:g} s",
-        goal_met=wall <= goal,
+        goal=None if goal is None else f"<= {goal:g} s",
+        goal_met=None if goal is None else wall <= goal,
         note=note,
     )
 
 
+COLD_GOAL = 10.0
+"""Seconds the first ``mjstats score HAND`` may take (issue 20)."""
+WARM_GOAL = 1.5
+"""Seconds every later ``mjstats score HAND`` may take."""
+
+
 def task_cold_start(ctx) -> list[dict]:
-    """``mjstats score`` in a fresh process with empty caches (numba compiles everything)."""
+    """Each compiling command in a fresh process with an empty cache of its own,
+    then ``score HAND`` again with the cache that run filled."""
+    rows = []
+    peer_s, reason = _peer_start()
     with tempfile.TemporaryDirectory(prefix="mjstats-cold-") as tmp:
-        env = {"NUMBA_CACHE_DIR": os.path.join(tmp, "numba"), "MJSTATS_CACHE_DIR": tmp}
-        wall, cpu, out = _child(_START_CHILD.format(hand=HAND), env)
-    info = json.loads(out)
-    what = "mjstats score HAND, empty numba cache"
-    return [_start_row("cold_start", what, wall, cpu, info, 20.0, ctx)]
+        for label, args, quick in COLD_COMMANDS:
+            if ctx.quick and not quick:
+                continue
+            if args[0] == "replay" and not _SAMPLE.is_file():
+                note = f"{_SAMPLE} not found (it ships with the source tree); skipped"
+                rows.append(make_row("cold_start", f"mjstats {label}", unit="starts", note=note))
+                continue
+            cache = os.path.join(tmp, args[0] if args[0] != "study" else args[1])
+            wall, cpu, info = _command(args, cache)
+            first = args[0] == "score"
+            what = f"mjstats {label}, empty cache"
+            rows.append(
+                _start_row(
+                    "cold_start",
+                    what,
+                    wall,
+                    cpu,
+                    info,
+                    COLD_GOAL if first else None,
+                    *((peer_s, reason) if first else (None, "")),
+                )
+            )
+            if first:  # the same command again: its cache is now warm
+                best = min(
+                    (_command(args, cache) for _ in range(ctx.sizes.startup_repeat)),
+                    key=lambda r: r[0],
+                )
+                warm = _start_row(
+                    "cold_start",
+                    f"mjstats {label} again, cache filled",
+                    *best,
+                    WARM_GOAL,
+                    peer_s,
+                    reason,
+                )
+            shutil.rmtree(cache, ignore_errors=True)  # keep the temporary disk use small
+    return [*rows, warm]
 
 
 def task_warm_start(ctx) -> list[dict]:
-    """``mjstats score`` in a fresh process with the numba cache filled."""
-    code = _START_CHILD.format(hand=HAND)
-    _child(code)  # fill the cache if this mjstats source tree has not run yet
-    best = None
-    for _ in range(ctx.sizes.startup_repeat):
-        wall, cpu, out = _child(code)
-        if best is None or wall < best[0]:
-            best = (wall, cpu, json.loads(out))
+    """``mjstats score`` in a fresh process with the user's numba cache filled."""
+    args = ("score", HAND)
+    _command(args, None)  # fill the cache if this mjstats source tree has not run yet
+    best = min((_command(args, None) for _ in range(ctx.sizes.startup_repeat)), key=lambda r: r[0])
+    peer_s, reason = _peer_start()
     what = "mjstats score HAND, cache filled"
-    return [_start_row("warm_start", what, *best, 1.5, ctx)]
+    return [_start_row("warm_start", what, *best, WARM_GOAL, peer_s, reason)]
 
 
 def task_memory(ctx) -> list[dict]:

@@ -93,8 +93,9 @@ QUICK = Sizes(
     records_copies=100,
     startup_repeat=1,
 )
-"""Sizes of ``mjstats bench --quick`` (about a minute, most of it the cold-start
-task; 3-4 minutes after a change to the kernels, which are then compiled again)."""
+"""Sizes of ``mjstats bench --quick`` (a few minutes, most of it the cold-start
+task, which compiles three commands from empty caches; more after a change to
+the kernels, which are then compiled again)."""
 
 FULL = Sizes(
     hands=2_000_000,

@@ -97,8 +97,12 @@ Run 'mjstats COMMAND --help' for a command. In Python: 'import mjstats'.
 @click.version_option(
     __version__, "-V", "--version", prog_name="mjstats", message="%(prog)s %(version)s"
 )
-def cli() -> None:
-    pass
+@click.option("-q", "--quiet", is_flag=True, help="No progress bars or compile notices on stderr.")
+def cli(quiet: bool) -> None:
+    if quiet:
+        from mjstats.compiling import set_progress
+
+        set_progress(False)  # main() restores the setting it found
 
 
 @click.command("hand")
@@ -190,9 +194,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     from mjstats.provenance import set_command
 
     set_command(["mjstats", *args])  # the provenance of every file the command writes
+    from mjstats import compiling
+
+    setting = compiling._forced
     try:
         return _main(args)
     finally:
+        compiling.set_progress(setting)  # --quiet lasts one command
         if argv is None:  # the process ends: Ctrl-C while it shuts down must not kill it
             # by the signal (Python restores the default SIGINT action before numba's
             # threads are joined, but leaves an ignored signal ignored)

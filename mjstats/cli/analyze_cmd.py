@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from mjstats.compiling import notice
+
 __all__ = ["command"]
 
 
@@ -90,6 +92,7 @@ def _fmt_table(table) -> str:
     type=click.Path(dir_okay=False),
     help="Also write the parameters and the table as JSON to FILE.",
 )
+@notice("analyze")  # one notice for the command's calls
 def command(
     text: tuple[str, ...],
     draws: int,

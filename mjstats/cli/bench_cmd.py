@@ -22,7 +22,7 @@ def _tasks(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]):
 
 
 @click.command("bench")
-@click.option("--quick", is_flag=True, help="Quick sizes: about 2 minutes (exact: a timed part).")
+@click.option("--quick", is_flag=True, help="Quick sizes: a few minutes (exact: a timed part).")
 @click.option(
     "--json",
     "json_path",

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from mjstats.compiling import notice
+
 __all__ = ["command"]
 
 _SHOW_ERRORS = 5
@@ -46,6 +48,7 @@ _SHOW_ERRORS = 5
     show_default=True,
     help="Rows of the fan table to print (0 = all).",
 )
+@notice("records")  # says so while the first run compiles the reader and scorer
 def command(path, check, json_path, skip_bad, out, top):
     """Read Botzone game records: fan statistics of the real wins.
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from mjstats.compiling import notice
+
 __all__ = ["command"]
 
 
@@ -19,6 +21,7 @@ __all__ = ["command"]
     default=None,
     help='Write {"games": n, "legal": n, "matched": n, "problems": [...]} to this file.',
 )
+@notice("replay")  # says so while the first run compiles the game engine
 def command(path, json_path):
     """Replay recorded games through the game engine and compare the ends.
 

@@ -106,7 +106,12 @@ def command(
     if in_path is not None:
         if text:
             raise click.UsageError("give either TEXT or --file, not both")
-        return _score_file(in_path, out_path, column, rs, bad_path, in_format, chunk_rows, progress)
+        from mjstats.compiling import notice
+
+        with notice("scorer", progress):  # --no-progress also hides the compile notice
+            return _score_file(
+                in_path, out_path, column, rs, bad_path, in_format, chunk_rows, progress
+            )
     if not text:
         raise click.UsageError("give a hand TEXT, or --file PATH")
     s = mjstats.score(" ".join(text), ruleset=rs)

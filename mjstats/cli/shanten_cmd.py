@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from mjstats.compiling import notice
+
 __all__ = ["command"]
 
 
@@ -46,6 +48,7 @@ def _read_hand(text: str):
     help="Tiles seen outside the hand (discards, others' melds), e.g. '1z1z5p'.",
 )
 @click.option("--ruleset", default="mcr", show_default=True, help="Ruleset whose forms count.")
+@notice("shanten")  # one notice for the command's calls
 def command(text: tuple[str, ...], forms: tuple[str, ...], visible: str, ruleset: str) -> None:
     """Shanten (向听) of a hand, with its useful tiles or best discards.
 

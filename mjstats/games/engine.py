@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from mjstats.compiling import notice
 from mjstats.kernels import game as G
 from mjstats.rules import Ruleset, get_ruleset
 
@@ -135,6 +136,7 @@ def engine_context(ruleset, wall: str, round_wind: int, policy, check: bool = Fa
     return gctx, pctx, get_tables(), suit_table()
 
 
+@notice("games")  # says so while the first call compiles the engine
 def play_games(
     n: int,
     seed: int,

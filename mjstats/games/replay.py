@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from mjstats.compiling import notice
 from mjstats.kernels import game as G
 from mjstats.records.names import judge_fan_counts
 from mjstats.tiles import BOTZONE_CODES
@@ -351,6 +352,7 @@ def _games(path: Path):
         yield from _text_games(path)
 
 
+@notice("replay")  # says so while the first call compiles the engine
 def replay(path, ruleset=None) -> pd.DataFrame:
     """Replay Botzone records (text data set, JSON judge log, or a folder) through the engine.
 

@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mjstats.compiling import notice
 from mjstats.errors import InvalidHandError, TileCountError
 from mjstats.rules import Ruleset, get_ruleset
 from mjstats.studies.aggregate import Aggregate
@@ -373,6 +374,7 @@ class AnalyzeStudy(_PicklableRuleset, Study):
         return Aggregate(self.kind, self.params(), counters)
 
 
+@notice("analyze", progress_arg="progress")  # says so while the first call compiles
 def analyze(
     hand: Any,
     draws: int = 15,

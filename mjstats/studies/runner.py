@@ -15,7 +15,6 @@ writes checkpoints.
 from __future__ import annotations
 
 import abc
-import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from mjstats.compiling import jupyter_shell, notice, progress_wanted, redirect
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.checkpoint import load_checkpoint, save_checkpoint
 from mjstats.studies.interrupts import deferred_interrupts
@@ -93,9 +93,7 @@ def in_notebook() -> bool:
     >>> in_notebook()
     False
     """
-    ipython = sys.modules.get("IPython")  # never imported here: a kernel has it already
-    shell = ipython.get_ipython() if ipython is not None else None
-    if shell is None or type(shell).__name__ != "ZMQInteractiveShell":
+    if jupyter_shell() is None:
         return False
     import importlib.util
 
@@ -134,7 +132,14 @@ class _Progress:
             )
             self._bar.__enter__()
             self._task = self._bar.add_task("mjstats", total=self.total)
+            # a compile notice becomes the bar's label while kernels compile
+            self._label = redirect(self._relabel)
+            self._label.__enter__()
         return self
+
+    def _relabel(self, text: str | None) -> None:
+        label = "mjstats" if text is None else text.removeprefix("mjstats: ")
+        self._bar.update(self._task, description=label)  # rich redraws it from its thread
 
     def advance(self, n: int) -> None:
         if self._bar is not None:
@@ -142,6 +147,7 @@ class _Progress:
 
     def __exit__(self, *exc: object) -> None:
         if self._bar is not None:
+            self._label.__exit__(*exc)
             self._bar.__exit__(*exc)
 
 
@@ -309,8 +315,9 @@ def run_study(
             guard.idle_message = f"interrupted; progress saved to {ckpt} (nothing new done)"
         size = group_size or default_group_size(study)
         todo = _groups(_complement(done, n_chunks), size)
-        if progress is None:
-            progress = sys.stderr.isatty() or in_notebook()
+        requested = progress
+        if progress is None:  # the library's setting (mjstats --quiet, $MJSTATS_PROGRESS)
+            progress = progress_wanted() and (jupyter_shell() is None or in_notebook())
         remaining = study.total_weight() - sum(study.chunk_weight(f, c) for f, c in done)
         last_save = time.monotonic()
 
@@ -327,7 +334,10 @@ def run_study(
             guard.check()
 
         try:
-            with _Progress(remaining, study.progress_unit(), bool(progress)) as bar:
+            with (
+                notice(study.kind, requested),
+                _Progress(remaining, study.progress_unit(), bool(progress)) as bar,
+            ):
                 if dask is None:
                     for first, count in todo:
                         guard.check()

@@ -1,0 +1,515 @@
+"""Say so while numba compiles: ``compiling the scorer (first run only, about 30 s)...``.
+
+The first run of a command (or the first call in a fresh Python process or
+Jupyter kernel) after installing or upgrading mjstats compiles the numba
+kernels it needs, which takes from seconds to minutes; every later run loads
+them from the disk cache (:func:`mjstats.kernels._jit.cache_dir`) in well under
+a second. So that a first run does not look hung, every entry point that may
+compile runs inside :func:`notice`, which listens to numba's public event API
+(``numba.core.event``, ``"numba:compile"`` events) and, while kernels compile,
+shows one line on standard error (a terminal: redrawn in place each second;
+Jupyter: a display updated in place; a study's progress bar: its label)::
+
+    mjstats: compiling the scorer (first run only, about 39 s): 12 s, 41 of about 77 kernels
+
+and, when the command is done, what it took. numba raises no compile event
+when it loads a kernel from its cache, so a warm start shows nothing; entering
+a :func:`notice` block costs one or two microseconds.
+
+When it shows: the entry point's own ``progress`` setting (``--progress`` /
+``--no-progress``, ``progress=``), else :func:`set_progress` (``mjstats
+--quiet`` sets False), else the environment variable ``MJSTATS_PROGRESS``
+(``1`` / ``0``), else when standard error is a terminal or in Jupyter, as the
+studies' progress bars. Nothing is ever written to standard output, so JSON and
+CSV on stdout stay what they are.
+
+The estimate ``about N s`` is the time the previous full compile of the same
+group took on this machine (kept in ``compile-seconds.json`` beside the numba
+cache), else the figure of :data:`GROUPS`, measured on the development machine
+(2 cores, see ``docs/performance.md``); it is an estimate and says so.
+
+Examples
+--------
+>>> from mjstats.compiling import notice
+>>> with notice("shanten", progress=False):  # nothing to compile here: silent
+...     pass
+>>> @notice("scorer")
+... def f():
+...     return 1
+>>> f()
+1
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "GROUPS",
+    "Group",
+    "jupyter_shell",
+    "notice",
+    "progress_wanted",
+    "redirect",
+    "set_progress",
+]
+
+
+@dataclass(frozen=True)
+class Group:
+    """A set of kernels one entry point compiles: its name in the notice and
+    the cold-cache compile seconds and kernel count measured for it."""
+
+    label: str
+    seconds: float | None = None
+    kernels: int | None = None
+
+
+#: Kernel groups: what the notice names, and what a cold cache costs: the CPU
+#: seconds of the command's cold run and the kernels it compiled, from the notes
+#: of ``mjstats bench --tasks cold_start`` (2-core AMD EPYC VM, 2026-12-02
+#: 01:20-01:47 UTC, load 6-13: wall times were 5-8 times these; on an idle
+#: machine a compile's wall time is about its CPU time, see docs/performance.md).
+#: ``shanten``: ``mjstats shanten HAND`` alone (10.7 s CPU). None: not measured,
+#: no estimate shown. Only a machine's first estimate comes from here: later ones
+#: are that machine's own previous full compile.
+GROUPS: dict[str, Group] = {
+    "scorer": Group("the scorer", 39, 77),
+    "shanten": Group("the shanten kernels", 11, 14),
+    "sample": Group("the sampling study", 55, 150),
+    "dealt": Group("the dealt study", 75, 125),
+    "play": Group("the play study", 114, 184),
+    "exact": Group("the exact enumeration"),
+    "analyze": Group("the playout kernels", 92, 182),
+    "replay": Group("the game engine", 69, 132),
+    "records": Group("the records reader and scorer"),
+    "games": Group("the game engine"),
+    "bench": Group("the benchmarked kernels"),
+}
+
+_DELAY = 0.5  # seconds of compiling before the notice shows: short compiles stay silent
+_TICK = 1.0  # seconds between redraws
+_RECORD = "compile-seconds.json"
+
+_forced: bool | None = None
+
+
+def set_progress(on: bool | None) -> None:
+    """Show (True) or hide (False) compile notices and progress bars by default;
+    None: back to ``$MJSTATS_PROGRESS`` / a terminal or Jupyter.
+
+    Examples
+    --------
+    >>> set_progress(False); progress_wanted()
+    False
+    >>> set_progress(None)
+    """
+    global _forced
+    _forced = on
+
+
+def jupyter_shell() -> Any:
+    """The Jupyter kernel's IPython shell, or None (never imports IPython).
+
+    Examples
+    --------
+    >>> jupyter_shell() is None
+    True
+    """
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    return shell if type(shell).__name__ == "ZMQInteractiveShell" else None
+
+
+def progress_wanted(progress: bool | None = None) -> bool:
+    """Whether to show progress (compile notices, progress bars) on standard error.
+
+    ``progress`` (a call's or command's own setting) wins, then
+    :func:`set_progress`, then ``$MJSTATS_PROGRESS`` (``1``/``0``), then:
+    standard error is a terminal, or this is a Jupyter kernel.
+
+    Examples
+    --------
+    >>> progress_wanted(True), progress_wanted(False)
+    (True, False)
+    """
+    if progress is not None:
+        return bool(progress)
+    if _forced is not None:
+        return _forced
+    env = os.environ.get("MJSTATS_PROGRESS", "").strip().lower()
+    if env in ("1", "true", "yes", "on"):
+        return True
+    if env in ("0", "false", "no", "off"):
+        return False
+    try:
+        tty = sys.stderr.isatty()
+    except (AttributeError, ValueError):  # replaced or closed stderr
+        tty = False
+    return tty or jupyter_shell() is not None
+
+
+# -- the previous run's figures ------------------------------------------------------
+
+
+def _record_path():
+    from mjstats.kernels._jit import cache_dir
+
+    return cache_dir().parents[1] / _RECORD  # $MJSTATS_CACHE_DIR, beside numba/
+
+
+def _load_records() -> dict[str, Any]:
+    try:
+        data = json.loads(_record_path().read_text())
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _estimate(group: str) -> tuple[float | None, int | None]:
+    """(seconds, kernels) a full compile of ``group`` is expected to take."""
+    rec = _load_records().get(group)
+    if isinstance(rec, dict) and isinstance(rec.get("seconds"), int | float):
+        return float(rec["seconds"]), rec.get("kernels")
+    g = GROUPS.get(group)
+    return (g.seconds, g.kernels) if g is not None else (None, None)
+
+
+def _save_record(group: str, seconds: float, kernels: int) -> None:
+    """Keep the figure of a full compile: one that compiled about as many kernels
+    as the largest seen (a run that found part of the group cached is shorter)."""
+    try:
+        path = _record_path()
+        data = _load_records()
+        old = data.get(group)
+        if isinstance(old, dict) and kernels < 0.8 * (old.get("kernels") or 0):
+            return
+        data[group] = {"seconds": round(seconds, 1), "kernels": kernels}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        os.replace(tmp, path)
+    except OSError:  # a read-only cache: the table's figure stays the estimate
+        pass
+
+
+# -- display -------------------------------------------------------------------------
+
+_sinks: list[Callable[[str | None], None]] = []
+
+
+class redirect:
+    """While active, notices go to ``sink(text)`` (``sink(None)``: clear) instead of
+    standard error: a live progress bar shows them as its label, so the two never
+    draw over each other.
+
+    Examples
+    --------
+    >>> shown = []
+    >>> with redirect(shown.append):
+    ...     pass
+    """
+
+    def __init__(self, sink: Callable[[str | None], None]) -> None:
+        self.sink = sink
+
+    def __enter__(self) -> redirect:
+        _sinks.append(self.sink)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _sinks.remove(self.sink)
+
+
+def _seconds(s: float) -> str:
+    return f"{s:.0f} s" if s < 90 else f"{s / 60:.1f} min"
+
+
+_lock = threading.Lock()  # the sessions' counters and the line on the screen
+
+
+class _Session:
+    """One outermost :func:`notice` block: what it compiled, and its display.
+
+    Cheap to create (an entry point makes one per call); the display state is
+    only set up when a compile begins."""
+
+    __slots__ = (
+        "began",
+        "compile_s",
+        "depth",
+        "drawn",
+        "estimate",
+        "group",
+        "handle",
+        "kernels",
+        "mode",
+        "progress",
+        "shown",
+        "stop",
+        "ticker",
+    )
+
+    def __init__(self, group: str, progress: bool | None) -> None:
+        self.group = group
+        self.progress = progress
+        self.depth = 0  # nested numba compiles in progress
+        self.kernels = 0  # functions compiled so far (numba's own helpers too)
+        self.compile_s = 0.0  # seconds spent in finished top-level compiles
+        self.began: float | None = None  # when the current top-level compile began
+        self.shown = False
+        self.mode: str | None = None  # "jupyter", "tty", "plain"; None: silent
+        self.drawn: str | None = None  # where the line is now
+        self.estimate: tuple[float | None, int | None] = (None, None)
+        self.handle: Any = None
+        self.stop: threading.Event | None = None
+        self.ticker: threading.Thread | None = None
+
+    @property
+    def label(self) -> str:
+        g = GROUPS.get(self.group)
+        return g.label if g is not None else "mjstats' kernels"
+
+    def elapsed(self) -> float:
+        now = time.perf_counter()
+        return self.compile_s + (now - self.began if self.began is not None else 0.0)
+
+    def text(self) -> str:
+        total = self.estimate[1]
+        if total and total >= self.kernels:
+            done = f"{self.kernels} of about {total} kernels"
+        else:
+            done = f"{self.kernels} {'kernel' if self.kernels == 1 else 'kernels'} so far"
+        return f"{self.headline()}: {_seconds(self.elapsed())}, {done}"
+
+    def summary(self) -> str:
+        return (
+            f"mjstats: compiled {self.label} in {_seconds(self.elapsed())} "
+            f"({self.kernels} kernel{'' if self.kernels == 1 else 's'}); "
+            "later runs load them from the cache"
+        )
+
+    def headline(self) -> str:
+        seconds, _ = self.estimate
+        about = f", about {_seconds(seconds)}" if seconds else ""
+        return f"mjstats: compiling {self.label} (first run only{about})"
+
+    # called with the lock held
+    def draw(self) -> None:
+        target = "sink" if _sinks else self.mode  # a live progress bar takes the line
+        if target is None:
+            return
+        text = self.text()
+        if target == "sink":
+            _sinks[-1](text)
+        elif target == "jupyter":
+            self._jupyter(text)
+        elif target == "tty":
+            _write("\r\x1b[2K" + text)
+        elif target == "plain" and not self.shown:
+            _write(self.headline() + "...\n")
+        self.shown, self.drawn = True, target
+
+    def clear(self) -> None:
+        if self.drawn == "sink" and _sinks:
+            _sinks[-1](None)
+        elif self.drawn == "tty":
+            _write("\r\x1b[2K")
+        if self.drawn != "jupyter":
+            self.drawn = None
+
+    def _jupyter(self, text: str) -> None:
+        from IPython.display import display
+
+        if self.handle is None:
+            self.handle = display({"text/plain": text}, raw=True, display_id=True)
+        else:
+            self.handle.update({"text/plain": text}, raw=True)
+
+    # main-thread hooks
+    def compile_started(self) -> None:
+        if self.began is None:
+            self.began = time.perf_counter()
+        if self.ticker is None:
+            self._start()
+
+    def compile_ended(self) -> None:
+        with _lock:
+            if self.began is not None:
+                self.compile_s += time.perf_counter() - self.began
+                self.began = None
+            self.clear()  # the command may print next: leave no half line behind
+
+    def _start(self) -> None:
+        self.stop = threading.Event()
+        # the first explicit setting of the active blocks, outermost first
+        setting = next((a.progress for a in _active if a.progress is not None), None)
+        if not progress_wanted(setting):
+            self.ticker = threading.Thread()  # a placeholder: decided, silent
+            return
+        self.estimate = _estimate(self.group)
+        if jupyter_shell() is not None:
+            self.mode = "jupyter"
+        else:
+            try:
+                self.mode = "tty" if sys.stderr.isatty() else "plain"
+            except (AttributeError, ValueError):
+                self.mode = None
+        self.ticker = threading.Thread(target=self._tick, name="mjstats-compile-notice")
+        self.ticker.daemon = True
+        self.ticker.start()
+
+    def _tick(self) -> None:
+        while not self.stop.wait(_DELAY if not self.shown else _TICK):
+            with _lock:
+                if self.began is not None and self.elapsed() >= _DELAY:
+                    try:
+                        self.draw()
+                    except Exception:  # a display that fails must not stop the command
+                        self.mode, self.drawn = None, None
+
+    def close(self) -> None:
+        if self.stop is not None:
+            self.stop.set()
+        if self.ticker is not None and self.ticker.ident is not None:
+            self.ticker.join()
+        with _lock:
+            if self.began is not None:  # an exception escaped a compile
+                self.compile_s += time.perf_counter() - self.began
+                self.began = None
+            if self.shown:
+                self.clear()
+                end = self.summary()
+                if _sinks:  # the display that showed it (a task line) says what it took
+                    pass
+                elif self.mode == "jupyter" and self.handle is not None:
+                    self.handle.update({"text/plain": end}, raw=True)
+                elif self.mode in ("tty", "plain"):
+                    _write(end + "\n")
+        if self.kernels:
+            _save_record(self.group, self.compile_s, self.kernels)
+
+
+def _write(text: str) -> None:
+    try:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+    except (OSError, ValueError):  # closed or broken stderr: say nothing
+        pass
+
+
+# -- numba events --------------------------------------------------------------------
+
+_active: list[_Session] = []  # the outermost notice() block is _active[0]
+_listener: Any = None
+
+
+def _ensure_listener() -> None:
+    global _listener
+    if _listener is not None:
+        return
+    from numba.core import event
+
+    class Listener(event.Listener):
+        """Counts the compiles of the outermost active session: those that an
+        mjstats kernel starts (a user's own numba function is not ours to announce)."""
+
+        def on_start(self, ev: Any) -> None:
+            try:
+                self._start(ev)
+            except Exception:  # a notice must never break a compile
+                pass
+
+        def on_end(self, ev: Any) -> None:
+            try:
+                self._end(ev)
+            except Exception:
+                pass
+
+        def _start(self, ev: Any) -> None:
+            if not _active:
+                return
+            s = _active[0]
+            if s.depth == 0:
+                module = getattr(ev.data["dispatcher"].py_func, "__module__", "") or ""
+                if not module.startswith("mjstats."):  # a user's own numba function
+                    return
+                s.compile_started()
+            s.depth += 1
+
+        def _end(self, ev: Any) -> None:
+            if not _active or _active[0].depth == 0:
+                return
+            s = _active[0]
+            s.depth -= 1
+            with _lock:  # every function compiled for an mjstats kernel, numba's own too
+                s.kernels += 1
+            if s.depth == 0:
+                s.compile_ended()
+
+    _listener = Listener()
+    event.register("numba:compile", _listener)
+
+
+class notice:
+    """Show that kernels compile while this block (or decorated function) runs.
+
+    Parameters
+    ----------
+    group : str
+        Key of :data:`GROUPS`: what is compiled (its name and estimate).
+    progress : bool, optional
+        Show it (True), never (False), or by :func:`progress_wanted` (None).
+    progress_arg : str, optional
+        As a decorator: the keyword argument of the function that gives
+        ``progress`` (e.g. a study's ``progress=``).
+
+    Only the outermost active block speaks (a command's block includes the
+    library calls it makes), with the first explicit ``progress`` of the
+    active blocks. Usable as ``with notice("scorer"):`` or as a decorator
+    ``@notice("scorer")``.
+    """
+
+    __slots__ = ("_session", "group", "progress", "progress_arg")
+
+    def __init__(
+        self, group: str, progress: bool | None = None, *, progress_arg: str | None = None
+    ) -> None:
+        self.group = group
+        self.progress = progress
+        self.progress_arg = progress_arg
+        self._session: _Session | None = None
+
+    def __enter__(self) -> notice:
+        if _listener is None:
+            _ensure_listener()
+        self._session = _Session(self.group, self.progress)
+        _active.append(self._session)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        s = self._session
+        if s is None:
+            return
+        self._session = None
+        _active.remove(s)
+        if s.ticker is not None or s.kernels:
+            s.close()
+
+    def __call__(self, fn: Callable) -> Callable:
+        group, progress, arg = self.group, self.progress, self.progress_arg
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with notice(group, kwargs.get(arg, progress) if arg else progress):
+                return fn(*args, **kwargs)
+
+        return wrapper
