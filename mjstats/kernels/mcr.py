@@ -1200,7 +1200,7 @@ def _score_division(
     _exclusions(fan, opts)
     if (acc >> _SI_WIND_PUNGS) & 15 and fan[BIG_FOUR_WINDS] == 0:
         for i in range(4):
-            t = sets[i, 1]
+            t = np.int64(sets[i, 1])  # int64 as in _score_knitted_straight: one compile
             if sets[i, 0] >= 2 and t >= 27 and t <= 30:
                 _wind_pung(fan, t, seat_w, round_w)
     return _finish(fan, opts)
