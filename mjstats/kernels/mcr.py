@@ -1924,6 +1924,11 @@ def context_problems_serial(concealed, melds, win_tile, self_drawn, last_of_kind
 # inlined, the loop also keeps the scratch arrays' fields in registers. 8-10%
 # faster on one thread (alternated timings on the same 100k mixed or concealed
 # hands). The studies call the compiled _score_hand through score_hand.
+# LLVM does not inline it by itself: as a plain call, 2066 instructions a mixed
+# hand against 1852 (benchmarks/count_instructions.py) for about 3.5 s less
+# compile CPU (one loaded run); with numba's forceinline (LLVM alwaysinline),
+# 1861 and about 1 s less, within the noise of a side-by-side cold
+# `mjstats score` (2026-12-02). Neither was worth it.
 _score_hand_inlined = ijit(getattr(_score_hand, "py_func", _score_hand))  # no py_func without JIT
 
 
