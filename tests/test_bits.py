@@ -1,6 +1,7 @@
 """``bits``: ``popcount`` (the hardware instruction in kernels, ``int.bit_count``
-without the JIT) and the 34-tile vector helpers ``tile_summary`` and ``copy_tiles``
-(vector code in kernels, numpy without the JIT), checked against numpy."""
+without the JIT), ``lowest_bit``, ``nonzero_bits`` (vector compares) and the
+34-tile vector helpers ``tile_summary`` and ``copy_tiles`` (vector code in
+kernels, numpy without the JIT), checked against numpy."""
 
 from __future__ import annotations
 
@@ -13,7 +14,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mjstats.kernels._jit import jit
-from mjstats.kernels.bits import copy_tiles, popcount, tile_summary
+from mjstats.kernels.bits import (
+    copy_tiles,
+    lowest_bit,
+    nonzero_bits,
+    popcount,
+    tile_summary,
+)
 
 
 @jit
@@ -109,3 +116,61 @@ def test_tile_helpers_without_the_jit():
     assert out.stdout.split() == [
         str(x) for x in _expected_summary(np.array([2, 1] + [0] * 31 + [4], np.uint8))
     ] + ["1"]
+
+
+@jit
+def _fan_bits(rows, out):
+    # the 不计 pass's use: an 82-entry fan vector as two words (constants: vector loads)
+    for i in range(rows.shape[0]):
+        out[i, 0] = nonzero_bits(rows[i], 0, 64)
+        out[i, 1] = nonzero_bits(rows[i], 64, 18)
+
+
+@jit
+def _fan_bits_strided(rows, out):
+    for i in range(rows.shape[1]):
+        out[i, 0] = nonzero_bits(rows[:, i], 0, 64)  # a column: not C-contiguous
+        out[i, 1] = nonzero_bits(rows[:, i], 64, 18)
+
+
+@jit
+def _lowest_bits(values, out):
+    for i in range(values.shape[0]):
+        out[i] = lowest_bit(values[i])
+
+
+def _expected_bits(row, start, n):
+    return sum(1 << i for i in range(n) if row[start + i])
+
+
+@given(st.lists(st.lists(st.integers(0, 255), min_size=82, max_size=82), min_size=1, max_size=20))
+def test_nonzero_bits_in_a_kernel(rows):
+    a = np.array(rows, dtype=np.uint8)
+    out = np.zeros((len(a), 2), dtype=np.uint64)
+    _fan_bits(a, out)
+    assert out.tolist() == [[_expected_bits(r, 0, 64), _expected_bits(r, 64, 18)] for r in a]
+    out_t = np.zeros((len(a), 2), dtype=np.uint64)
+    _fan_bits_strided(np.ascontiguousarray(a.T), out_t)
+    assert (out_t == out).all()
+
+
+@given(st.lists(st.integers(1, 2**64 - 1), min_size=1, max_size=50))
+def test_lowest_bit_in_a_kernel(values):
+    v = np.array(values, dtype=np.uint64)
+    out = np.zeros(len(v), dtype=np.int64)
+    _lowest_bits(v, out)
+    assert out.tolist() == [(x & -x).bit_length() - 1 for x in values]
+
+
+def test_bit_helpers_without_the_jit():
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    code = (
+        "import numpy as np; from mjstats.kernels.bits import lowest_bit, nonzero_bits; "
+        "c = np.zeros(82, np.uint8); c[[3, 64, 81]] = [1, 2, 1]; "
+        "print(int(lowest_bit(0b1011_0000)), int(nonzero_bits(c, 0, 64)), "
+        "int(nonzero_bits(c, 64, 18)))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["4", "8", str(1 + (1 << 17))]

@@ -10,7 +10,7 @@ from numba.extending import intrinsic
 
 from mjstats.kernels._jit import ijit
 
-__all__ = ["copy_tiles", "popcount", "tile_summary"]
+__all__ = ["copy_tiles", "lowest_bit", "nonzero_bits", "popcount", "tile_summary"]
 
 
 if numba.config.DISABLE_JIT:  # kernels run as Python (coverage, debugging)
@@ -32,6 +32,17 @@ if numba.config.DISABLE_JIT:  # kernels run as Python (coverage, debugging)
     def _copy34(src, dst):
         dst[:34] = src[:34]
 
+    def _cttz(x):
+        x = int(x)
+        return np.uint64((x & -x).bit_length() - 1)
+
+    def _nonzero(counts, start, n):
+        bits = 0
+        for i in range(n):
+            if counts[start + i]:
+                bits |= 1 << i
+        return np.uint64(bits)
+
 else:
 
     @intrinsic
@@ -52,6 +63,70 @@ else:
             return builder.ctpop(args[0])
 
         return types.int64(types.int64), codegen
+
+    @intrinsic
+    def _cttz(typingctx, x):
+        """LLVM's ``cttz`` of a non-zero 64-bit integer: one ``tzcnt``/``bsf``."""
+        if not isinstance(x, types.Integer):
+            return None
+
+        def codegen(context, builder, signature, args):
+            from llvmlite import ir
+
+            return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+        return types.uint64(types.uint64), codegen
+
+    @intrinsic
+    def _nonzero(typingctx, counts, start, n):
+        """Bit i set when ``counts[start + i]`` is not 0, for ``n <= 64`` entries;
+        ``start`` and ``n`` are constants. Vector loads of 32, 16, ... bytes, each a
+        byte compare and a mask extraction (vpcmpeqb, vpmovmskb on AVX2); byte
+        loads for an array that is not C-contiguous."""
+        if not (
+            isinstance(counts, types.Array)
+            and counts.dtype == types.uint8
+            and counts.ndim == 1
+            and isinstance(start, types.IntegerLiteral)
+            and isinstance(n, types.IntegerLiteral)
+            and 0 < n.literal_value <= 64
+        ):
+            return None
+        first, count = start.literal_value, n.literal_value
+
+        def codegen(context, builder, signature, args):
+            from llvmlite import ir
+
+            i64 = ir.IntType(64)
+            aryty = signature.args[0]
+            ary = context.make_array(aryty)(context, builder, args[0])
+            data = ary.data
+            bits = ir.Constant(i64, 0)
+            done = 0
+            if aryty.layout != "C":  # strided: one byte at a time
+                for i in range(count):
+                    at = cgutils.get_item_pointer(
+                        context, builder, aryty, ary, [ir.Constant(i64, first + i)]
+                    )
+                    ne = builder.icmp_unsigned(
+                        "!=", builder.load(at), ir.Constant(at.type.pointee, 0)
+                    )
+                    bits = builder.or_(
+                        bits, builder.shl(builder.zext(ne, i64), ir.Constant(i64, i))
+                    )
+                return bits
+            for width in (32, 16, 8, 4, 2, 1):
+                while count - done >= width:
+                    at = builder.gep(data, [ir.Constant(i64, first + done)])
+                    vty = ir.VectorType(ir.IntType(8), width)
+                    v = builder.load(builder.bitcast(at, vty.as_pointer()), align=1)
+                    ne = builder.icmp_unsigned("!=", v, ir.Constant(vty, [0] * width))
+                    m = builder.zext(builder.bitcast(ne, ir.IntType(width)), i64)
+                    bits = builder.or_(bits, builder.shl(m, ir.Constant(i64, done)))
+                    done += width
+            return bits
+
+        return types.uint64(counts, start, n), codegen
 
     def _tile_array(arr):
         return (
@@ -189,3 +264,22 @@ def copy_tiles(src, dst):
     True
     """
     _copy34(src, dst)
+
+
+@ijit
+def lowest_bit(x):
+    """Index of the lowest set bit of a non-zero integer (undefined for 0).
+
+    Examples
+    --------
+    >>> int(lowest_bit(0b1011_0000))
+    4
+    """
+    return _cttz(np.uint64(x))
+
+
+#: uint64 whose bit i is set when ``counts[start + i]`` is not 0, for the ``n``
+#: entries from ``start`` (``n <= 64``) of a C-contiguous uint8 array (e.g. a
+#: fan-count vector). Kernels only, with ``start`` and ``n`` constants (the loads
+#: are vectors of those sizes): ``nonzero_bits(fan, 64, 18)``.
+nonzero_bits = _nonzero

@@ -378,9 +378,11 @@ class SuitTable(NamedTuple):
     splits: np.ndarray  # int64 (M,) packed splits, sorted within each key
 
 
-@hjit
+@ijit
 def suit_key(counts, offset):
-    """Base-5 key of the nine counts at ``offset`` (each 0-4)."""
+    """Base-5 key of the nine counts at ``offset`` (each 0-4). Inlined: its
+    callers pass both read-only rows and scratch arrays, and as a kernel of
+    its own it was compiled once for each."""
     key = 0
     for r in range(8, -1, -1):
         key = key * 5 + np.int64(counts[offset + r])

@@ -53,7 +53,7 @@ import numpy as np
 from numba import prange
 
 from mjstats.kernels._jit import hjit, ijit, jit, pjit
-from mjstats.kernels.bits import copy_tiles, popcount, tile_summary
+from mjstats.kernels.bits import copy_tiles, lowest_bit, nonzero_bits, popcount, tile_summary
 from mjstats.kernels.decompose import (
     KNITTED,
     MAX_DECOMPOSITIONS,
@@ -909,28 +909,27 @@ def _exclusion_lists(fans) -> tuple[list, list, list]:
     return excluders, start, targets
 
 
-def _exclusion_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`_exclusion_lists` of every profile as arrays (row = profile): per
-    block of eight fan ids, a byte mask of its excluders (byte k = fan 8b + k);
-    per fan, where its targets start and end in the target list; the targets."""
+def _exclusion_tables() -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_exclusion_lists` of every profile as bit masks over the fan ids
+    (two uint64 words: ids 0-63 and 64-): per profile the excluders, per
+    profile and fan the fans it excludes."""
     lists = [_exclusion_lists(fans) for fans in _PROFILE_FANS]
-    n_t = max(len(t) for _, _, t in lists)
-    masks = np.zeros((len(lists), _N_BLOCKS), dtype=np.uint64)
-    span = np.zeros((len(lists), N_FANS, 2), dtype=np.int64)
-    targets = np.zeros((len(lists), n_t), dtype=np.int64)
+    excluders = np.zeros((len(lists), 2), dtype=np.uint64)
+    targets = np.zeros((len(lists), N_FANS, 2), dtype=np.uint64)
     for p, (e, st, t) in enumerate(lists):
-        targets[p, : len(t)] = t
         for j, a in enumerate(e):
-            masks[p, a // 8] |= np.uint64(0xFF) << np.uint64(8 * (a % 8))
-            span[p, a] = st[j], st[j + 1]
-    out = (masks, span, targets)
-    for arr in out:
+            excluders[p, a // 64] |= np.uint64(1) << np.uint64(a % 64)
+            for x in t[st[j] : st[j + 1]]:
+                targets[p, a, x // 64] |= np.uint64(1) << np.uint64(x % 64)
+    for arr in (excluders, targets):
         arr.setflags(write=False)
-    return out
+    return excluders, targets
 
 
-_N_BLOCKS = (N_FANS + 7) // 8  # blocks of eight fan ids, read as one 64-bit word
-_EXCL_MASKS, _EXCL_SPAN, _EXCL_TARGETS = _exclusion_tables()
+if N_FANS > 128:  # pragma: no cover - layout guard
+    raise ImportError("the 不计 pass holds the fans in two 64-bit words")
+_N_HIGH = N_FANS - 64  # fans in the second word
+_EXCL_BY, _EXCL_OF = _exclusion_tables()
 
 
 @hjit
@@ -942,51 +941,42 @@ def _exclusions(fan, opts):
     ``excluded_fans_exclude_nothing`` of :data:`mjstats.rulesets.mcr.RULE_POINTS`).
     Then ``big_three_winds_take_terminal_pungs``. The wind step
     (:func:`_wind_pung`) follows, per wind set, in the callers. The lists are
-    those of the profile in ``opts``."""
+    those of the profile in ``opts``.
+
+    It works on the fans as bits (which are counted: two vector compares of
+    the ``N_FANS`` counts, so ``fan`` holds that many), visiting only the
+    excluders counted, lowest id first, each removing its fans' bits; the fans
+    whose bits went are then zeroed. A hand pays for the excluders it has. The
+    pass before this one tested eight fans a word and walked each counted
+    excluder's target list: 110 instructions a hand more on mixed hands (1962
+    against 1852, ``benchmarks/count_instructions.py``), 85 on concealed."""
     p = np.uint64(opts) >> np.uint64(PROFILE_SHIFT)  # unsigned: no index wraparound
-    # Eight fans at a time: a block's word masked to its excluders is zero when
-    # none of them counted (the common case), so a hand pays about one test per
-    # block, not one per excluder (49).
-    for b in range(N_FANS // 8):
-        _exclude_block(fan, p, b, _block_word(fan, np.uint64(8 * b)) & _EXCL_MASKS[p, b])
-    if N_FANS % 8:  # the last, shorter block, byte by byte
-        b = N_FANS // 8
-        w = np.uint64(0)
-        for k in range(N_FANS % 8):
-            w |= np.uint64(fan[np.uint64(8 * b + k)]) << np.uint64(8 * k)
-        _exclude_block(fan, p, b, w & _EXCL_MASKS[p, b])
-    _big_three_winds_take_terminal_pungs(fan)
-
-
-@hjit
-def _block_word(fan, i):
-    """Fan counts ``i`` to ``i + 7`` as the bytes of one word (LLVM makes the
-    eight loads one); ``i`` unsigned: no wraparound of negative indices."""
-    return (
-        np.uint64(fan[i])
-        | np.uint64(fan[i + np.uint64(1)]) << np.uint64(8)
-        | np.uint64(fan[i + np.uint64(2)]) << np.uint64(16)
-        | np.uint64(fan[i + np.uint64(3)]) << np.uint64(24)
-        | np.uint64(fan[i + np.uint64(4)]) << np.uint64(32)
-        | np.uint64(fan[i + np.uint64(5)]) << np.uint64(40)
-        | np.uint64(fan[i + np.uint64(6)]) << np.uint64(48)
-        | np.uint64(fan[i + np.uint64(7)]) << np.uint64(56)
-    )
-
-
-@ijit
-def _exclude_block(fan, p, b, x):
-    """Apply the 不计 lists of the excluders of block ``b`` whose bytes are set in
-    ``x`` (lowest first), under profile ``p``."""
+    one = np.uint64(1)
+    lo0 = nonzero_bits(fan, 0, 64)
+    hi0 = nonzero_bits(fan, 64, _N_HIGH)
+    lo = lo0
+    hi = hi0
+    x = lo & _EXCL_BY[p, 0]
     while x:
-        k = popcount((x & (~x + np.uint64(1))) - np.uint64(1)) >> 3  # lowest byte set
-        x &= ~(np.uint64(0xFF) << np.uint64(8 * k))
-        a = np.uint64(8 * b + k)
-        if fan[a]:  # not removed by an excluder before it in this block
-            lo = np.uint64(_EXCL_SPAN[p, a, 0])
-            hi = np.uint64(_EXCL_SPAN[p, a, 1])
-            for j in range(lo, hi):
-                fan[np.uint64(_EXCL_TARGETS[p, np.uint64(j)])] = 0
+        a = lowest_bit(x)
+        lo &= ~_EXCL_OF[p, a, 0]
+        hi &= ~_EXCL_OF[p, a, 1]
+        x &= (x - one) & lo  # next excluder still counted
+    x = hi & _EXCL_BY[p, 1]
+    while x:
+        a = np.uint64(64) + lowest_bit(x)
+        lo &= ~_EXCL_OF[p, a, 0]
+        hi &= ~_EXCL_OF[p, a, 1]
+        x &= (x - one) & hi
+    gone = lo0 & ~lo
+    while gone:
+        fan[lowest_bit(gone)] = 0
+        gone &= gone - one
+    gone = hi0 & ~hi
+    while gone:
+        fan[np.uint64(64) + lowest_bit(gone)] = 0
+        gone &= gone - one
+    _big_three_winds_take_terminal_pungs(fan)
 
 
 @hjit
@@ -1212,7 +1202,7 @@ def _score_division(
     _exclusions(fan, opts)
     if (acc >> _SI_WIND_PUNGS) & 15 and fan[BIG_FOUR_WINDS] == 0:
         for i in range(4):
-            t = sets[i, 1]
+            t = np.int64(sets[i, 1])  # int64 as in _score_knitted_straight: one compile
             if sets[i, 0] >= 2 and t >= 27 and t <= 30:
                 _wind_pung(fan, t, seat_w, round_w)
     return _finish(fan, opts)
@@ -1934,62 +1924,22 @@ def context_problems_serial(concealed, melds, win_tile, self_drawn, last_of_kind
 # inlined, the loop also keeps the scratch arrays' fields in registers. 8-10%
 # faster on one thread (alternated timings on the same 100k mixed or concealed
 # hands). The studies call the compiled _score_hand through score_hand.
+# LLVM does not inline it by itself: as a plain call, 2066 instructions a mixed
+# hand against 1852 (benchmarks/count_instructions.py) for about 3.5 s less
+# compile CPU (one loaded run); with numba's forceinline (LLVM alwaysinline),
+# 1861 and about 1 s less, within the noise of a side-by-side cold
+# `mjstats score` (2026-12-02). Neither was worth it.
 _score_hand_inlined = ijit(getattr(_score_hand, "py_func", _score_hand))  # no py_func without JIT
 
 
-@jit
-def _score_block(
-    lo,
-    hi,
-    concealed,
-    melds,
-    win_tile,
-    self_drawn,
-    last_of_kind,
-    kong_win,
-    last_of_wall,
-    seat_wind,
-    round_wind,
-    flowers,
-    opts,
-    minimum,
-    flowers_count,
-    out_total,
-    out_fans,
-    out_form,
-    out_legal,
-    out_sets,
-    table,
-):
-    _score_range(
-        lo,
-        hi,
-        concealed,
-        melds,
-        win_tile,
-        self_drawn,
-        last_of_kind,
-        kong_win,
-        last_of_wall,
-        seat_wind,
-        round_wind,
-        flowers,
-        opts,
-        minimum,
-        flowers_count,
-        out_total,
-        out_fans,
-        out_form,
-        out_legal,
-        out_sets,
-        new_work(table),
-    )
-
-
-# Apart from _score_block (which allocates) so that it runs without reference
-# counting: with it, every row view (concealed[i], melds[i], out_fans[i]) took
-# an atomic increment and decrement of its whole array's count, and inlining
-# _score_hand into a loop that counts references made it slower, not faster.
+# Apart from its callers (which allocate the scratch) so that it runs without
+# reference counting: with it, every row view (concealed[i], melds[i],
+# out_fans[i]) took an atomic increment and decrement of its whole array's
+# count, and inlining _score_hand into a loop that counts references made it
+# slower, not faster. The entries call it directly: numba links a callee's code
+# into each caller and optimises and compiles it again there, so each dispatcher
+# level between an entry and this loop cost a compile of the whole scorer
+# (about 1.5 s of a cold start; there was one more, _score_block).
 @hjit
 def _score_range(
     lo, hi, concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, last_of_wall,
@@ -2068,29 +2018,11 @@ def score_rows(
     for b in prange(n_blocks):
         lo = np.int64(b) * _BLOCK  # the index's type differs between numba's two passes
         hi = min(n, lo + _BLOCK)
-        _score_block(
-            lo,
-            hi,
-            concealed,
-            melds,
-            win_tile,
-            self_drawn,
-            last_of_kind,
-            kong_win,
-            last_of_wall,
-            seat_wind,
-            round_wind,
-            flowers,
-            opts,
-            minimum,
-            flowers_count,
-            out_total,
-            out_fans,
-            out_form,
-            out_legal,
-            out_sets,
-            table,
-        )
+        _score_range(
+            lo, hi, concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, last_of_wall,
+            seat_wind, round_wind, flowers, opts, minimum, flowers_count, out_total, out_fans,
+            out_form, out_legal, out_sets, new_work(table),
+        )  # fmt: skip
 
 
 @jit
@@ -2117,26 +2049,8 @@ def score_rows_serial(
 ):
     """:func:`score_rows` on the calling thread: for small batches, where starting
     numba's thread pool costs more than the hands (see ``mjstats.text.PARALLEL_MIN_ROWS``)."""
-    _score_block(
-        0,
-        concealed.shape[0],
-        concealed,
-        melds,
-        win_tile,
-        self_drawn,
-        last_of_kind,
-        kong_win,
-        last_of_wall,
-        seat_wind,
-        round_wind,
-        flowers,
-        opts,
-        minimum,
-        flowers_count,
-        out_total,
-        out_fans,
-        out_form,
-        out_legal,
-        out_sets,
-        table,
-    )
+    _score_range(
+        0, concealed.shape[0], concealed, melds, win_tile, self_drawn, last_of_kind, kong_win,
+        last_of_wall, seat_wind, round_wind, flowers, opts, minimum, flowers_count, out_total,
+        out_fans, out_form, out_legal, out_sets, new_work(table),
+    )  # fmt: skip
