@@ -11,9 +11,9 @@ import pytest
 from conftest import SEED, scaled
 
 from mjstats.cli import main
+from mjstats.efficiency import shanten
 from mjstats.kernels.rng import chunk_states
 from mjstats.rules import get_ruleset
-from mjstats.shanten import shanten
 from mjstats.studies import make_study, run_study
 from mjstats.studies.dealt import CHUNK as DEALT_CHUNK
 from mjstats.studies.dealt import DealtStudy, shanten_table

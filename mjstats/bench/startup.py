@@ -45,7 +45,7 @@ _START_CHILD = """
 import json, os, sys, time
 t0 = time.perf_counter()
 from mjstats.cli import main
-import mjstats.score, mjstats.kernels.mcr  # the heavy imports: numpy, numba, pandas
+import mjstats.scorer, mjstats.kernels.mcr  # the heavy imports: numpy, numba, pandas
 t1 = time.perf_counter()
 real, sys.stdout = sys.stdout, open(os.devnull, "w")
 code = main(["score", {hand!r}])

@@ -81,7 +81,7 @@ def diff(
     import pandas as pd
 
     from mjstats.batch import HandBatch
-    from mjstats.score import score_batch
+    from mjstats.scorer import score_batch
 
     ra, rb = get_ruleset(a), get_ruleset(b)
     if hands is None:
