@@ -463,9 +463,6 @@ def test_parallel_batches_match_serial_rows(tab):
         K.shanten_batch(hands, melds, forms, tab, par)
         K.shanten_rows(hands, melds, forms, tab, ser, 0, n)
         assert np.array_equal(par, ser)
-        if forms == K.REGULAR:
-            K.regular_shanten_batch(hands, melds, tab, par)
-            assert np.array_equal(par, ser)
     sh_p, sh_s = np.empty(n, np.int8), np.empty(n, np.int8)
     u_p, u_s = np.empty(n, np.int64), np.empty(n, np.int64)
     K.useful_batch(hands, melds, K.ALL_FORMS, tab, sh_p, u_p)
