@@ -4,7 +4,7 @@ One function per type, all here, so the classes only point at them:
 :func:`hand_html` (:class:`~mjstats.Hand`: the tiles as Unicode glyphs),
 :func:`batch_html` (:class:`~mjstats.HandBatch`: the first rows),
 :func:`batch_score_html` (:class:`~mjstats.BatchScore`: counts and the first
-rows), :func:`discard_html` (:class:`~mjstats.shanten.DiscardTable`: the
+rows), :func:`discard_html` (:class:`~mjstats.efficiency.DiscardTable`: the
 discards, best first) and :func:`aggregate_html` (a study's or records'
 :class:`~mjstats.studies.aggregate.Aggregate`: parameters, headline numbers and
 the most frequent fans or the shanten table). Everything shown is escaped.

@@ -88,7 +88,7 @@ class MahjongSeriesAccessor:
         >>> scores["total"].tolist(), scores.loc[9, "error"][:19]
         ([17.0, nan], "unknown keyword 'x'")
         """
-        from mjstats.score import score_batch
+        from mjstats.scorer import score_batch
 
         batch, bad = self._parse(errors)
         frame = score_batch(batch, ruleset).to_frame(fan_columns=fan_columns)
@@ -103,7 +103,7 @@ class MahjongSeriesAccessor:
         >>> pd.Series(["123m456p789s1122z", "123m456p789s11z22z+2z"]).mj.shanten().tolist()
         [0, -1]
         """
-        from mjstats.shanten import shanten
+        from mjstats.efficiency import shanten
 
         batch, bad = self._parse(errors)
         values = shanten(batch.concealed, batch.n_melds, form=form, ruleset=ruleset)

@@ -207,7 +207,7 @@ def score_file(
     See the module docstring.
     """
     from mjstats.batch import HandBatch
-    from mjstats.score import score_batch
+    from mjstats.scorer import score_batch
 
     if chunk_rows < 1:
         raise ValueError("chunk_rows must be at least 1")

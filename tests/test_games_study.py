@@ -352,16 +352,16 @@ def test_a_scoring_disagreement_stops_the_study(monkeypatch, capsys):
     at the command line one line and exit 1 (no traceback)."""
     import dataclasses
 
-    import mjstats.score
+    import mjstats.scorer
     from mjstats.games import GameError
 
-    real = mjstats.score.score_batch
+    real = mjstats.scorer.score_batch
 
     def off_by_one(batch, ruleset="mcr"):
         scored = real(batch, ruleset)
         return dataclasses.replace(scored, total=scored.total + 1)
 
-    monkeypatch.setattr(mjstats.score, "score_batch", off_by_one)
+    monkeypatch.setattr(mjstats.scorer, "score_batch", off_by_one)
     with pytest.raises(GameError, match=r"score the win of game .* differently"):
         games(40, 1, progress=False)
     assert main(["study", "games", "--n", "40", "--no-progress"]) == 1

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import warnings
 
 import numpy as np
@@ -11,16 +10,15 @@ import pytest
 from conftest import SEED, random_hand_arrays, scaled
 
 import mjstats
+import mjstats.scorer as score_module
 from mjstats import HandBatch, InvalidContextError, InvalidHandError, UnknownRulesetError
 from mjstats.kernels._jit import pjit
 from mjstats.kernels.decompose import suit_table
 from mjstats.kernels.mcr import FORM_NAMES, N_FANS, new_work, score_hand
 from mjstats.rules import get_ruleset
 from mjstats.rulesets.mcr import FANS
-from mjstats.score import BatchScore, Fan, Score
+from mjstats.scorer import BatchScore, Fan, Score
 from mjstats.studies.generate_wins import generate_wins
-
-score_module = sys.modules["mjstats.score"]
 
 # --------------------------------------------------------------------------- Score
 

@@ -32,7 +32,7 @@ from mjstats.records import read_botzone
 from mjstats.rules import get_ruleset
 from mjstats.studies.generate_wins import generate_wins
 
-score_module = importlib.import_module("mjstats.score")
+score_module = importlib.import_module("mjstats.scorer")
 DATA = Path(__file__).parent / "data" / "botzone"
 RULESETS = ["mcr", "mcr:wmo-2014", get_ruleset("mcr", mingan_gang=False)]
 

@@ -24,7 +24,7 @@ import pytest
 from test_shanten import naive_shanten, random_hands
 from test_tables import load_tables_for_tests
 
-from mjstats.shanten import FORMS, shanten, useful_tiles
+from mjstats.efficiency import FORMS, shanten, useful_tiles
 
 MahjongGB = pytest.importorskip("MahjongGB")
 riichi_shanten = pytest.importorskip("mahjong.shanten")

@@ -11,9 +11,9 @@ import pytest
 from conftest import SEED, scaled
 
 from mjstats.cli import main
+from mjstats.efficiency import shanten
 from mjstats.kernels.rng import chunk_states
 from mjstats.rules import get_ruleset
-from mjstats.shanten import shanten
 from mjstats.studies import make_study, run_study
 from mjstats.studies.dealt import CHUNK as DEALT_CHUNK
 from mjstats.studies.dealt import DealtStudy, shanten_table
@@ -134,7 +134,7 @@ def test_dealt_matches_a_naive_replay_of_the_same_deals(tiles, kinds):
 
 def test_deal_prefix_draws_uniformly():
     """Ordered pairs dealt from a 6-tile wall are uniform (30 outcomes, 5-sigma bounds)."""
-    from mjstats.studies.dealt import deal_prefix
+    from mjstats.kernels.dealt import deal_prefix
 
     state = chunk_states(3, 0, 1)[0].copy()
     wall = np.arange(6, dtype=np.uint8)

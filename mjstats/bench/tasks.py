@@ -279,9 +279,9 @@ def task_shanten(ctx: Context) -> list[dict]:
 
 def _kernel_shanten(hands: np.ndarray, form) -> Callable[[], Any]:
     """A call of the batch shanten kernel alone on validated arrays (no input checks)."""
+    from mjstats.efficiency import _form_mask
     from mjstats.kernels.shanten import shanten_batch
     from mjstats.kernels.tables import get_tables
-    from mjstats.shanten import _form_mask
 
     matrix = np.ascontiguousarray(hands, dtype=np.uint8)
     melds = np.zeros(len(matrix), dtype=np.uint8)

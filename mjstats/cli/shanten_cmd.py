@@ -68,7 +68,7 @@ def command(text: tuple[str, ...], forms: tuple[str, ...], visible: str, ruleset
     """
     import numpy as np
 
-    from mjstats.shanten import (
+    from mjstats.efficiency import (
         FORMS,
         IMPOSSIBLE,
         discard_table,

@@ -65,10 +65,11 @@ from mjstats.kernels.decompose import (
     is_thirteen_orphans,
     keep_reading,
     knitted_body,
-    suit_sets_ok,
-    suit_waits_splits,
 )
 from mjstats.kernels.legality import is_legal
+from mjstats.kernels.waits import chow_wait, score_wait_fan
+from mjstats.kernels.waits import count_waits as _count_waits
+from mjstats.kernels.waits import unique_wait as _unique_wait
 from mjstats.rulesets.mcr.fans import FANS as _FANS
 from mjstats.rulesets.mcr.fans import FORMS as _FORMS
 from mjstats.rulesets.mcr.fans import RULESET as _RULESET
@@ -178,6 +179,8 @@ NO_HONORS = _fan("no_honors")
 EDGE_WAIT = _fan("edge_wait")
 CLOSED_WAIT = _fan("closed_wait")
 SINGLE_WAIT = _fan("single_wait")
+# 单钓将 only for a unique formal wait, as 边张 and 坎张 (docs/mcr-rules.md row 8)
+_SINGLE_WAIT_NEEDS_UNIQUE = True
 SELF_DRAWN = _fan("self_drawn")
 FLOWER_TILES = _fan("flower_tiles")
 CONCEALED_KONG_AND_MELDED_KONG = _fan("concealed_kong_and_melded_kong")
@@ -1157,11 +1160,11 @@ def _score_division(
         tmp[4 + i] = (row >> 8) & 255  # pung code
         acc += row
         d = win_tile - t
-        r = t % 9
         inside = ((row >> _SI_CONCEALED_CHOW) & 1 == 1) & (d >= 0) & (d <= 2)
         win_in_chow |= inside
-        closed |= inside & (d == 1)
-        edge |= inside & (((d == 2) & (r == 0)) | ((d == 0) & (r == 6)))
+        e, m = chow_wait(t, win_tile)
+        edge |= inside & e
+        closed |= inside & m
         win_pung |= ((row >> _SI_CONCEALED_PUNG) & 1 == 1) & (d == 0)
         traits &= _TRAITS[k, t]
     npg = (acc >> _SI_PUNGS) & 15
@@ -1192,13 +1195,10 @@ def _score_division(
     fan[ALL_FIVE] = (traits >> 1) & 1
     fan[ALL_EVEN_PUNGS] = traits >> 2
     # wait fans (edge > closed > single), only for a unique formal wait
-    if unique_wait:
-        if edge:
-            fan[EDGE_WAIT] = 1
-        elif closed:
-            fan[CLOSED_WAIT] = 1
-        elif pair == win_tile:
-            fan[SINGLE_WAIT] = 1
+    score_wait_fan(
+        fan, EDGE_WAIT, CLOSED_WAIT, SINGLE_WAIT, unique_wait, edge, closed, pair == win_tile,
+        _SINGLE_WAIT_NEEDS_UNIQUE,
+    )  # fmt: skip
     _exclusions(fan, opts)
     if (acc >> _SI_WIND_PUNGS) & 15 and fan[BIG_FOUR_WINDS] == 0:
         for i in range(4):
@@ -1206,167 +1206,6 @@ def _score_division(
             if sets[i, 0] >= 2 and t >= 27 and t <= 30:
                 _wind_pung(fan, t, seat_w, round_w)
     return _finish(fan, opts)
-
-
-# ---------------------------------------------------------------- waits
-@hjit
-def _group_ok(counts, g, n):
-    """Group ``g`` (0-2 suits, 3 honours) of ``n`` tiles splits into sets, plus
-    the pair when ``n`` is 2 mod 3 (a kind may be held 5 times)."""
-    m = n % 3
-    if m == 1:
-        return False
-    if g < 3:
-        if n == 0:
-            return True
-        return suit_sets_ok(counts, 9 * g, 1 if m == 2 else 0)
-    pairs = 0
-    for t in range(27, 34):
-        c = counts[t]
-        if c == 2 or c == 5:
-            pairs += 1
-        elif c != 0 and c != 3:
-            return False
-    return pairs == (1 if m == 2 else 0)
-
-
-@hjit
-def _count_waits(standing, n_melds, stop_at, gbuf):
-    """Number of formal waits of the standing tiles: tiles completing the regular
-    form (a fifth copy counts), plus the seven-pairs wait when there is no meld.
-    Stops at ``stop_at``. ``gbuf``: uint8 scratch of 8."""
-    sp = -1
-    if n_melds == 0:
-        n_odd = 0
-        for t in range(34):
-            if standing[t] & 1:
-                n_odd += 1
-                sp = t
-        if n_odd != 1:
-            sp = -1
-    n_pair_groups = 0
-    n_bad = 0
-    for g in range(4):
-        lo = 9 * g
-        hi = lo + (9 if g < 3 else 7)
-        n = 0
-        for t in range(lo, hi):
-            n += standing[t]
-        gbuf[g] = n
-        ok = _group_ok(standing, g, n)
-        gbuf[4 + g] = ok
-        if n % 3 == 2:
-            n_pair_groups += 1
-        if not ok:
-            n_bad += 1
-    n_w = 0
-    sp_seen = False
-    for g in range(4):
-        n = gbuf[g]
-        m = n % 3
-        m_new = (n + 1) % 3
-        if m_new == 1:
-            continue
-        others_pairs = n_pair_groups - (1 if m == 2 else 0)
-        if others_pairs + (1 if m_new == 2 else 0) != 1:
-            continue
-        if n_bad - (0 if gbuf[4 + g] else 1) != 0:
-            continue
-        lo = 9 * g
-        hi = lo + (9 if g < 3 else 7)
-        for t in range(lo, hi):
-            near = standing[t] > 0
-            if not near and g < 3:
-                r = t - lo
-                if r >= 1 and standing[t - 1] > 0:
-                    near = True
-                elif r >= 2 and standing[t - 2] > 0:
-                    near = True
-                elif r <= 7 and standing[t + 1] > 0:
-                    near = True
-                elif r <= 6 and standing[t + 2] > 0:
-                    near = True
-            hit = False
-            if near:
-                standing[t] += 1
-                hit = _group_ok(standing, g, n + 1)
-                standing[t] -= 1
-            if t == sp:
-                sp_seen = True
-                hit = True
-            if hit:
-                n_w += 1
-                if n_w >= stop_at:
-                    return n_w
-    if sp >= 0 and not sp_seen:
-        n_w += 1
-    return n_w
-
-
-@hjit
-def _honor_waits(standing):
-    """Bit ``h`` set when one more honour ``27 + h`` makes the honours pungs only
-    (they then hold 0 mod 3 tiles) or pungs and one pair (2 mod 3). A kind is
-    fine at 0, 2, 3 or 5 (pung + pair) tiles; 2 and 5 are pairs."""
-    n = 0
-    bad = 0
-    n_pairs = 0
-    for h in range(7):
-        c = standing[27 + h]
-        n += c
-        if c == 1 or c == 4:
-            bad += 1
-        elif c == 2:
-            n_pairs += 1
-    m = (n + 1) % 3
-    if m == 1:
-        return 0
-    want_pairs = 1 if m == 2 else 0
-    out = 0
-    for h in range(7):
-        c = standing[27 + h]
-        if c == 0:
-            continue  # one lone tile never fits
-        b = bad - (1 if c == 1 or c == 4 else 0) + (1 if c == 3 else 0)
-        p = n_pairs - (1 if c == 2 else 0) + (1 if c == 1 or c == 4 else 0)
-        if b == 0 and p == want_pairs:
-            out |= 1 << h
-    return out
-
-
-@hjit
-def _unique_wait(standing, win_tile, n_melds, info, odd_s, gp):
-    """True if ``win_tile`` is the only formal wait of ``standing`` (which it
-    completes in the regular form): no other tile completes the regular form
-    (a fifth copy counts) and, with no meld, the seven-pairs wait is the same tile.
-
-    ``odd_s``: mask of the kinds held an odd number of times in ``standing``;
-    ``gp``: the group (0-2 suits, 3 honours) of the complete hand's pair.
-    Only the winning tile's group and the pair group can take another wait: any
-    other group would be left at 1 mod 3 tiles.
-    """
-    if n_melds == 0 and popcount(odd_s) == 1 and odd_s != (np.int64(1) << win_tile):
-        return False  # the seven-pairs wait is another tile
-    gw = win_tile // 9 if win_tile < 27 else 3
-    if gw < 3:
-        waits, n_splits = suit_waits_splits(info, standing, 9 * gw)
-        if waits & ~(1 << (win_tile - 9 * gw)):
-            return False
-        gw_ok = n_splits > 0
-    else:
-        if _honor_waits(standing) & ~(1 << (win_tile - 27)):
-            return False
-        n_gw = 0
-        for t in range(27, 34):
-            n_gw += standing[t]
-        gw_ok = _group_ok(standing, gw, n_gw)
-    if gp != gw and gw_ok:
-        if gp < 3:
-            if suit_waits_splits(info, standing, 9 * gp)[0]:
-                return False
-        elif _honor_waits(standing):
-            return False
-    return True
 
 
 # ---------------------------------------------------------------- special forms
@@ -1542,22 +1381,12 @@ def _score_knitted_straight(
     if rem[win_tile] > 0 and (not in_body or (opts & OPT_KNITTED_WAIT)):
         rem[win_tile] -= 1
         if _count_waits(rem, 1, 2, gbuf) == 1:
-            edge = False
-            closed = False
-            if set_kind == 1 and not set_melded:
-                lo = set_tile
-                if win_tile == lo + 1:
-                    closed = True
-                elif win_tile == lo + 2 and lo % 9 == 0:
-                    edge = True
-                elif win_tile == lo and lo % 9 == 6:
-                    edge = True
-            if edge:
-                fan[EDGE_WAIT] = 1
-            elif closed:
-                fan[CLOSED_WAIT] = 1
-            elif pair == win_tile:
-                fan[SINGLE_WAIT] = 1
+            edge, closed = chow_wait(set_tile, win_tile)
+            in_chow = set_kind == 1 and not set_melded
+            score_wait_fan(
+                fan, EDGE_WAIT, CLOSED_WAIT, SINGLE_WAIT, True, edge and in_chow,
+                closed and in_chow, pair == win_tile, _SINGLE_WAIT_NEEDS_UNIQUE,
+            )  # fmt: skip
         rem[win_tile] += 1
     pm, _, _, four, _ = tile_summary(all34)
     _suit_fans(fan, pm)
@@ -1810,19 +1639,16 @@ def _score_hand(
                 break
             for j in range(4 - n_melds):
                 if divisions[d, j, 0] == 1:
-                    lo = divisions[d, j, 1]
-                    if (
-                        win_tile == lo + 1
-                        or (win_tile == lo + 2 and lo % 9 == 0)
-                        or (win_tile == lo and lo % 9 == 6)
-                    ):
+                    edge, closed = chow_wait(np.int64(divisions[d, j, 1]), win_tile)
+                    if edge or closed:
                         need_wait = True
             if need_wait:
                 break
         p0 = pairs[0]
+        # a kind whose four copies are in the hand is still a formal wait (no dead kinds)
         unique_wait = need_wait and _unique_wait(
             standing, win_tile, n_melds, table.info, odd_c ^ (np.int64(1) << win_tile),
-            p0 // 9 if p0 < 27 else 3,
+            p0 // 9 if p0 < 27 else 3, 0,
         )  # fmt: skip
         # fixed melds occupy the first rows
         nf = 0

@@ -75,8 +75,6 @@ __all__ = [
     "keys_without",
     "masks_without",
     "regular_need",
-    "regular_rows",
-    "regular_shanten_batch",
     "regular_shanten_one",
     "scan_hand",
     "shanten_batch",
@@ -640,28 +638,6 @@ CHUNK = 2048
 
 
 @jit
-def regular_rows(counts, melds, tab, out, lo, hi):
-    """Regular-form shanten of rows ``lo:hi`` of ``counts`` (N, 34) into ``out`` (N,)."""
-    sr, hr = tab.suit_rows, tab.honor_rows
-    ss, sh, fin = tab.suit_suit, tab.suit_honor, tab.final
-    for i in range(lo, hi):
-        # written out (no helper taking arrays): the hot loop of every study
-        km = 0
-        kp = 0
-        ks = 0
-        for r in range(9):
-            km += np.int64(counts[i, r]) * KEY_MULT[r]
-            kp += np.int64(counts[i, 9 + r]) * KEY_MULT[r]
-            ks += np.int64(counts[i, 18 + r]) * KEY_MULT[r]
-        kz = 0
-        for r in range(7):
-            kz += np.int64(counts[i, 27 + r]) * KEY_MULT[r]
-        ab = ss[np.int64(sr[km]) & 0xFF, np.int64(sr[kp]) & 0xFF]
-        cd = sh[np.int64(sr[ks]) & 0xFF, np.int64(hr[kz]) & 0xFF]
-        out[i] = np.int64(fin[ab, cd, 4 - melds[i]]) - 1
-
-
-@jit
 def shanten_rows(counts, melds, forms, tab, out, lo, hi):
     """:func:`shanten_one` of rows ``lo:hi`` into ``out`` (N,) int8.
 
@@ -727,15 +703,6 @@ def discard_rows(counts, melds, forms, tab, out_shanten, out_useful, lo, hi):
             km, kp, ks, kz, eq1, eq2, eq3, eq4, melds[i], forms, tab,
             out_shanten[i], out_useful[i],
         )  # fmt: skip
-
-
-@pjit
-def regular_shanten_batch(counts, melds, tab, out):
-    """:func:`regular_rows` of every row, chunks in parallel."""
-    n = counts.shape[0]
-    for c in prange((n + CHUNK - 1) // CHUNK):
-        lo, hi = np.int64(c) * CHUNK, min(n, (np.int64(c) + 1) * CHUNK)
-        regular_rows(counts, melds, tab, out, lo, hi)
 
 
 @pjit

@@ -38,11 +38,11 @@ from mjstats.kernels.bits import copy_tiles, popcount, tile_summary
 from mjstats.kernels.decompose import (
     MAX_DECOMPOSITIONS,
     enumerate_regular,
-    is_regular_complete,
     is_seven_pairs,
     keep_reading,
 )
 from mjstats.kernels.legality import is_legal
+from mjstats.kernels.waits import chow_wait, score_wait_fan, unique_wait
 from mjstats.rulesets.two_player import FANS as _FANS
 
 __all__ = [
@@ -116,6 +116,8 @@ MELDED_KONG = 55
 EDGE_WAIT = 56
 CLOSED_WAIT = 57
 SINGLE_WAIT = 58
+# 单吊将 also when the hand had other waits (docs/two-player-rules.md row 19)
+_SINGLE_WAIT_NEEDS_UNIQUE = False
 FLOWER_TILES = 59
 SELF_DRAWN = 60
 PAIR_258 = 61
@@ -394,25 +396,6 @@ def _chow_fans(fan, c, n, pair):
         _best_matching(fan, c, 2, -1)
 
 
-# ---------------------------------------------------------------- waits
-@jit
-def _only_wait(standing, all34, win_tile, n_melds):
-    """True if no tile other than ``win_tile`` completes the standing tiles
-    (regular form, or seven pairs without melds). A tile whose four copies are
-    all in the hand cannot be waited on."""
-    for t in range(34):
-        if t == win_tile or (t >= 9 and t < 27) or all34[t] >= 4:
-            continue
-        standing[t] += 1
-        ok = is_regular_complete(standing)
-        if not ok and n_melds == 0:
-            ok = is_seven_pairs(standing)
-        standing[t] -= 1
-        if ok:
-            return False
-    return True
-
-
 # ---------------------------------------------------------------- one regular reading
 @jit
 def _score_reading(
@@ -451,10 +434,9 @@ def _score_reading(
                 outside = False
             if melded == 0 and win_tile >= t and win_tile <= t + 2:
                 win_in_chow = True
-                if win_tile == t + 1:
-                    closed = True
-                elif (win_tile == t + 2 and t == 0) or (win_tile == t and t == 6):
-                    edge = True
+                e, m = chow_wait(t, win_tile)
+                edge |= e
+                closed |= m
         else:
             npg += 1
             if t >= 27:
@@ -552,12 +534,10 @@ def _score_reading(
     if (pair == 1 or pair == 4 or pair == 7) and all34[pair] == 2:  # "3张以上不算"
         fan[PAIR_258] = 1
     # wait: one of 边张, 坎张, 单吊将
-    if unique and edge:
-        fan[EDGE_WAIT] = 1
-    elif unique and closed:
-        fan[CLOSED_WAIT] = 1
-    elif pair == win_tile:
-        fan[SINGLE_WAIT] = 1
+    score_wait_fan(
+        fan, EDGE_WAIT, CLOSED_WAIT, SINGLE_WAIT, unique, edge, closed, pair == win_tile,
+        _SINGLE_WAIT_NEEDS_UNIQUE,
+    )  # fmt: skip
     _apply_exclusions(fan, excluded)
     return _total(fan)
 
@@ -822,19 +802,25 @@ def score_hand(
         for d in range(n_div):
             for j in range(4 - n_melds):
                 if divisions[d, j, 0] == 1:
-                    lo = divisions[d, j, 1]
-                    if (
-                        win_tile == lo + 1
-                        or (lo == 0 and win_tile == 2)
-                        or (lo == 6 and win_tile == 6)
-                    ):
+                    edge, closed = chow_wait(np.int64(divisions[d, j, 1]), win_tile)
+                    if edge or closed:
                         need_wait = True
         unique = False
         if need_wait:
             for t in range(34):
                 standing[t] = concealed[t]
             standing[win_tile] -= 1
-            unique = _only_wait(standing, all34, win_tile, n_melds)
+            odd = np.int64(0)
+            dead = np.int64(0)  # a kind whose four copies are in the hand is no wait
+            for t in range(34):
+                if standing[t] & 1:
+                    odd |= np.int64(1) << t
+                if all34[t] >= 4:
+                    dead |= np.int64(1) << t
+            p0 = pairs[0]
+            unique = unique_wait(
+                standing, win_tile, n_melds, table.info, odd, p0 // 9 if p0 < 27 else 3, dead
+            )
         nf = 0
         for i in range(4):
             k = melds[i, 0]

@@ -84,7 +84,7 @@ def score_records(records: RecordSet, ruleset: Ruleset | str | None = None) -> S
     >>> s.total.tolist(), s.error
     ([20], ('',))
     """
-    from mjstats.score import score_batch
+    from mjstats.scorer import score_batch
 
     rs = botzone_ruleset() if ruleset is None else get_ruleset(ruleset)
     batch = records.batch

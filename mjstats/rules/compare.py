@@ -160,7 +160,7 @@ def _sampled_figures(
     ra: Ruleset, rb: Ruleset, n: int, seed: int, examples: int, hands, weights=None
 ) -> _Figures:
     from mjstats.batch import HandBatch
-    from mjstats.score import score_batch
+    from mjstats.scorer import score_batch
 
     if hands is None:
         from mjstats.studies.generate_wins import generate_wins

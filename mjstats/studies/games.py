@@ -244,7 +244,7 @@ def game_counters(
     from mjstats.games import GameError
     from mjstats.kernels import game as G
     from mjstats.kernels.accumulate import TOTAL_BINS, empty_counters
-    from mjstats.score import score_batch
+    from mjstats.scorer import score_batch
 
     n_forms = len(ruleset.forms)
     c = empty_counters(ruleset.n_fans, n_forms)

@@ -23,15 +23,13 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-import numba
 import numpy as np
 
-from mjstats.kernels._jit import hjit, jit, pjit
-from mjstats.kernels.accumulate import accumulate_chunk, chunk_counters, sum_counters
-from mjstats.kernels.decompose import is_regular_complete, suit_table
-from mjstats.kernels.patterns import sample_hand
-from mjstats.kernels.rng import chunk_states, randbelow
-from mjstats.kernels.scoring import kernel_spec, new_scratch, score_one
+from mjstats.kernels.accumulate import chunk_counters, sum_counters
+from mjstats.kernels.decompose import suit_table
+from mjstats.kernels.rng import chunk_states
+from mjstats.kernels.sample import sample_chunks
+from mjstats.kernels.scoring import kernel_spec
 from mjstats.rules import Ruleset, get_ruleset
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.exact import ExactStudy, complete_weights
@@ -72,87 +70,6 @@ def _parts(ruleset: Ruleset) -> tuple[Any, ...]:
     special_cum = np.cumsum(sw) if len(sw) else np.ones(1, np.int64)
     special_rows = special if len(special) else np.zeros((1, 34), np.uint8)
     return comp, _sampling_arrays(reg), pairs, special_rows, special_cum
-
-
-@jit
-def _sample_chunk(state, n, comp, reg, prs, special, special_cum, spec, table, n_fans, fc, c):
-    counts = np.zeros(34, np.uint8)
-    melds = np.zeros((4, 2), np.uint8)
-    fan_out = np.zeros(n_fans, np.uint8)
-    scratch = new_scratch(table)
-    _sample_hands(
-        state, n, comp, reg, prs, special, special_cum, spec, fc, c, counts, melds, fan_out,
-        scratch,
-    )  # fmt: skip
-
-
-@hjit
-def _sample_hands(
-    state, n, comp, reg, prs, special, special_cum, spec, fc, c, counts, melds, fan_out, scratch
-):
-    """The loop of :func:`_sample_chunk`, compiled without reference counting: it
-    passes tuples of arrays per hand, which would otherwise cost an atomic
-    increment and decrement per array, per hand."""
-    for _ in range(n):
-        u = randbelow(state, comp[2])
-        if u < comp[0]:
-            sample_hand(state, *reg, counts)
-        elif u < comp[1]:
-            while True:
-                sample_hand(state, *prs, counts)
-                if not is_regular_complete(counts):
-                    break
-        else:
-            v = randbelow(state, special_cum[-1])
-            row = np.searchsorted(special_cum, v, side="right")
-            for t in range(34):
-                counts[t] = special[row, t]
-        r = randbelow(state, 14)
-        win = 0
-        for t in range(34):
-            if r < counts[t]:
-                win = t
-                break
-            r -= counts[t]
-        total, nfl, form, legal = score_one(
-            spec[0],
-            spec[1],
-            spec[2],
-            spec[3],
-            counts,
-            melds,
-            win,
-            True,
-            False,
-            False,
-            False,
-            0,
-            0,
-            0,
-            0,
-            scratch,
-            fan_out,
-        )
-        accumulate_chunk(fc, c, fan_out, total, nfl, form, True, legal, 1)
-
-
-@pjit
-def _sample_chunks(states, sizes, comp, reg, prs, special, special_cum, spec, table, n_fans, fc):
-    for c in numba.prange(states.shape[0]):
-        _sample_chunk(
-            states[c],
-            sizes[c],
-            comp,
-            reg,
-            prs,
-            special,
-            special_cum,
-            spec,
-            table,
-            n_fans,
-            fc,
-            np.int64(c),
-        )
 
 
 class SampleStudy(Study):
@@ -203,7 +120,7 @@ class SampleStudy(Study):
         fc = chunk_counters(count, spec.n_fans, spec.n_forms)
         if count:
             comp, reg, prs, special, special_cum = _parts(self.ruleset)
-            _sample_chunks(
+            sample_chunks(
                 chunk_states(self.seed, first, count),
                 self._sizes(first, count),
                 comp,

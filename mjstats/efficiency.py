@@ -35,8 +35,6 @@ Differences from other implementations (all checked in ``tests/test_shanten_diff
 
 from __future__ import annotations
 
-import sys
-import types
 from dataclasses import dataclass
 from functools import cache
 
@@ -360,7 +358,7 @@ def useful_copies(counts, melds=0, visible=None, form=None, ruleset="mcr"):
     Examples
     --------
     >>> from mjstats import parse_tiles
-    >>> from mjstats.shanten import useful_copies
+    >>> from mjstats.efficiency import useful_copies
     >>> c = useful_copies("123m456p789s1133z")         # ready on 1z or 3z
     >>> int(c.sum()), c[27:30].tolist()
     (4, [2, 0, 2])
@@ -517,21 +515,3 @@ def discard_table(counts, melds=0, visible=None, form=None, ruleset="mcr") -> Di
     if single:
         return DiscardTable(sh[0], masks[0], kinds[0], copies[0])
     return DiscardTable(sh, masks, kinds, copies)
-
-
-# --------------------------------------------------------------------------- callable module
-
-
-class _CallableModule(types.ModuleType):
-    """Lets ``mjstats.shanten(...)`` work even after ``import mjstats.shanten``.
-
-    Importing the submodule binds the *module* to ``mjstats.shanten``, shadowing
-    the function of the same name exported by :mod:`mjstats`; calling the module
-    calls the function, so both spellings work.
-    """
-
-    def __call__(self, *args, **kwargs):
-        return shanten(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule

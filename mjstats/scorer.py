@@ -44,8 +44,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import html
-import sys
-import types
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -746,7 +744,7 @@ def score(hand_or_text, ruleset="mcr", **context) -> Score:
     ------
     InvalidHandError
         Malformed hand text or fields; :class:`~mjstats.errors.InvalidContextError`
-        for a context the hand contradicts (see :mod:`mjstats.score`).
+        for a context the hand contradicts (see :mod:`mjstats.scorer`).
 
     Examples
     --------
@@ -864,21 +862,3 @@ def score_batch(batch, ruleset="mcr") -> BatchScore:
         form_names=_form_names(rs),
         index=batch.index,
     )
-
-
-# --------------------------------------------------------------------------- callable module
-
-
-class _CallableModule(types.ModuleType):
-    """Lets ``mjstats.score(...)`` work even after ``import mjstats.score``.
-
-    Importing the submodule binds the *module* to ``mjstats.score``, shadowing
-    the function of the same name exported by :mod:`mjstats`; calling the module
-    calls the function, so both spellings work (as for :mod:`mjstats.shanten`).
-    """
-
-    def __call__(self, *args, **kwargs):
-        return score(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule

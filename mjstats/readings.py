@@ -12,8 +12,6 @@ The scorer does not use this module: it runs the same kernels on arrays.
 
 from __future__ import annotations
 
-import sys
-import types
 from dataclasses import dataclass
 
 import numpy as np
@@ -196,14 +194,3 @@ def decompose(hand) -> list[Reading]:
     ):
         out.extend(_regular(c, melds_text))
     return out
-
-
-class _CallableModule(types.ModuleType):
-    """Lets ``mjstats.decompose(...)`` work even after ``import mjstats.decompose``
-    (the submodule would otherwise shadow the function of the same name)."""
-
-    def __call__(self, *args, **kwargs):
-        return decompose(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
