@@ -249,8 +249,9 @@ def _mcr_wins_both(counts, weight, spec, work, melds, fans, words, acc, keys, in
                         need_wait = True
                 if need_wait:
                     break
+            # as in mcr.score_hand: no dead kinds in MCR (a fifth copy is a formal wait)
             unique = need_wait and mcr._unique_wait(
-                standing, t, 0, table.info, odd ^ (np.int64(1) << t), gp
+                standing, t, 0, table.info, odd ^ (np.int64(1) << t), gp, 0
             )
             for d in range(n_div):
                 for j in range(4):
