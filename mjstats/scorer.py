@@ -688,11 +688,6 @@ class _RowFields(Mapping):
         return len(_ROW_FIELDS)
 
 
-def _hand_arrays(hand) -> dict:
-    """A Hand as the (writable) one-row arrays of a batch."""
-    return {name: arr.copy() for name, arr in _RowFields(_hand_row(hand)).items()}
-
-
 def _raise_problems(problems: int, arrays: _RowFields, fields, hand, one: _One) -> None:
     """The error of a row the kernel refused, in the order of the checks of
     :func:`score_batch` (hand validation, shared context, the ruleset's, bounds)."""

@@ -12,6 +12,7 @@ from conftest import SEED, random_hand_arrays, scaled
 import mjstats
 import mjstats.scorer as score_module
 from mjstats import HandBatch, InvalidContextError, InvalidHandError, UnknownRulesetError
+from mjstats.batch import FIELDS
 from mjstats.kernels._jit import pjit
 from mjstats.kernels.decompose import suit_table
 from mjstats.kernels.mcr import FORM_NAMES, N_FANS, new_work, score_hand
@@ -152,7 +153,8 @@ def test_kernel_repairs_contradictions_like_the_reference():
     """Below the public boundary the kernel repairs flags as the reference does:
     T15 (和绝张 with another copy in hand) and T37 (杠上开花 without a kong)."""
     h = mjstats.parse_hand("1233m456p789p111s+3m")
-    arrays = {k: np.ascontiguousarray(v) for k, v in score_module._hand_arrays(h).items()}
+    batch = HandBatch.from_hands([h])
+    arrays = {k: np.array(getattr(batch, k)) for k in FIELDS}  # writable copies
     plain = score_module._run(arrays, get_ruleset("mcr"), False)[0][0]
     assert plain == 6
     arrays["last_of_kind"][:] = True  # T15: dropped
