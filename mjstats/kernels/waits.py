@@ -31,23 +31,35 @@ from mjstats.kernels.decompose import suit_sets_ok, suit_waits_splits
 __all__ = ["chow_wait", "count_waits", "score_wait_fan", "unique_wait"]
 
 
+def _edge_tiles() -> np.ndarray:
+    """Per tile ``lo``, the tile that is the 边张 of the chow starting at ``lo``:
+    the 3 of a 123 chow (``lo + 2``), the 7 of a 789 chow (``lo``), else -1
+    (no tile). Read-only."""
+    lo = np.arange(34)
+    edge = np.where(lo % 9 == 0, lo + 2, np.where(lo % 9 == 6, lo, -1))
+    edge.setflags(write=False)
+    return edge
+
+
+_EDGE_TILE = _edge_tiles()
+
+
 @ijit
 def chow_wait(lo, win_tile):
     """``(edge, closed)``: is the winning tile the 边张 or the 坎张 of the chow
     starting at tile ``lo`` (a concealed chow; the caller checks that)?
 
     Branch-free, so that the scorers can fold it over a reading's sets (on
-    random hands a branch on where the winning tile sits goes either way).
+    random hands a branch on where the winning tile sits goes either way), and
+    a table load, not ``lo % 9`` (a multiply and shifts): the MCR scorer runs
+    it on every chow of every reading, before the unique-wait test too.
 
     Examples
     --------
     >>> chow_wait(0, 2), chow_wait(6, 6), chow_wait(3, 4), chow_wait(3, 5)
     ((True, False), (True, False), (False, True), (False, False))
     """
-    d = win_tile - lo
-    r = lo % 9
-    edge = ((d == 2) & (r == 0)) | ((d == 0) & (r == 6))
-    return edge, d == 1
+    return win_tile == _EDGE_TILE[np.uint64(lo)], win_tile == lo + 1
 
 
 @ijit
@@ -60,6 +72,10 @@ def score_wait_fan(
     (单钓将) if it completes the pair (``single``), for a unique wait only when
     ``single_needs_unique``.
 
+    Pass ``single_needs_unique`` as a module constant: inlined, the branch it
+    picks is then dropped at compile time, and a reading without a unique wait
+    (most) costs one test.
+
     Examples
     --------
     >>> import numpy as np
@@ -67,11 +83,14 @@ def score_wait_fan(
     >>> score_wait_fan(fan, 0, 1, 2, False, True, False, True, False); fan.tolist()
     [0, 0, 1]
     """
-    if unique and edge:
-        fan[edge_fan] = 1
-    elif unique and closed:
-        fan[closed_fan] = 1
-    elif single and (unique or not single_needs_unique):
+    if unique:
+        if edge:
+            fan[edge_fan] = 1
+        elif closed:
+            fan[closed_fan] = 1
+        elif single:
+            fan[single_fan] = 1
+    elif single and not single_needs_unique:
         fan[single_fan] = 1
 
 
