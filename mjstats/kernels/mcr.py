@@ -1412,6 +1412,68 @@ def _score_knitted_straight(
     return _finish(fan, opts), k
 
 
+# ---------------------------------------------------------------- form checks
+@ijit
+def _special_form(counts, pm, odd, multi):
+    """``(form, seq, nh)``: the special form of the 14 concealed tiles ``counts``
+    (``pm``, ``odd``, ``multi``: their masks from :func:`tile_summary`), tried in
+    :func:`score_hand`'s order: :data:`FORM_SEVEN_PAIRS` (seven pairs, maybe
+    shifted: :func:`_score_seven_pairs` tells), the honours-and-knitted forms
+    (``seq``: the knitted row, ``nh``: the honours), :data:`FORM_THIRTEEN_ORPHANS`,
+    else :data:`FORM_NONE`. The last three are the hand's only reading."""
+    if odd == 0 and is_seven_pairs(counts):
+        return FORM_SEVEN_PAIRS, -1, 0
+    if multi == 0:  # 14 distinct kinds
+        seq, nh = honors_knitted_kind(counts)
+        if seq >= 0:
+            return (FORM_GREATER_KNITTED if nh == 7 else FORM_LESSER_KNITTED), seq, nh
+    elif pm == _ORPHANS and is_thirteen_orphans(counts):
+        return FORM_THIRTEEN_ORPHANS, -1, 0
+    return FORM_NONE, -1, 0
+
+
+@hjit
+def _score_one_fan_form(fan, form, nh, sd, t4, kong, wall, opts):
+    """Fan table and total of a form of :func:`_special_form` whose fan is the
+    form itself: 十三幺, 七星不靠, or 全不靠 (with 组合龙 when ``nh`` is 5), plus
+    the win flags."""
+    for f in range(N_FANS):
+        fan[f] = 0
+    if form == FORM_THIRTEEN_ORPHANS:
+        fan[THIRTEEN_ORPHANS] = 1
+    elif form == FORM_GREATER_KNITTED:
+        fan[GREATER_HONORS_AND_KNITTED_TILES] = 1
+    else:
+        fan[LESSER_HONORS_AND_KNITTED_TILES] = 1
+        if nh == 5:
+            fan[KNITTED_STRAIGHT] = 1
+    _concealed_form_flags(fan, sd, t4, kong, wall)
+    _exclusions(fan, opts)
+    return _finish(fan, opts)
+
+
+@ijit
+def _one_suit(pm):
+    """The tiles of presence mask ``pm`` are of one suit (九莲宝灯 may apply)."""
+    return (pm & ~_SUIT0) == 0 or (pm & ~_SUIT1) == 0 or (pm & ~_SUIT2) == 0
+
+
+@ijit
+def _wait_fan_possible(divisions, pairs, n_div, n_sets, win_tile):
+    """Whether some regular reading could score a wait fan (its pair is the
+    winning tile, or one of its first ``n_sets`` sets is a chow with the winning
+    tile as 边张 or 坎张): only then is the unique-wait test needed."""
+    for d in range(n_div):
+        if pairs[d] == win_tile:
+            return True
+        for j in range(n_sets):
+            if divisions[d, j, 0] == 1:
+                edge, closed = chow_wait(np.int64(divisions[d, j, 1]), win_tile)
+                if edge or closed:
+                    return True
+    return False
+
+
 # ---------------------------------------------------------------- one hand
 @ijit
 def score_hand(
@@ -1490,7 +1552,6 @@ def _score_hand(
     # whole-vector summaries and copies (bits.py): as loops over the 34 tiles,
     # LLVM unrolled them into several instructions a tile
     pm_c, odd_c, multi_c, _, n_conc = tile_summary(concealed)
-    multi = multi_c != 0  # some kind held more than once
     copy_tiles(concealed, all34)
     pm_m = 0
     for i in range(4):
@@ -1548,44 +1609,22 @@ def _score_hand(
     best_is_seven_pairs = False
     # ---- special forms
     if n_melds == 0:
-        if odd_c == 0 and is_seven_pairs(concealed):
+        special, seq, nh = _special_form(concealed, pm_c, odd_c, multi_c)
+        if special == FORM_SEVEN_PAIRS:
             best_total, form = _score_seven_pairs(concealed, sd, t4, kong, wall, opts, fan)
             best_is_seven_pairs = form == FORM_SEVEN_PAIRS
             for f in range(N_FANS):
                 fan_out[f] = fan[f]
             if form == FORM_SEVEN_SHIFTED_PAIRS:
                 return best_total, form
-        elif not multi:  # 14 tiles (no meld), so 14 distinct kinds
-            seq, nh = honors_knitted_kind(concealed)
-            if seq >= 0:
-                for f in range(N_FANS):
-                    fan[f] = 0
-                if nh == 7:
-                    fan[GREATER_HONORS_AND_KNITTED_TILES] = 1
-                    form = FORM_GREATER_KNITTED
-                else:
-                    fan[LESSER_HONORS_AND_KNITTED_TILES] = 1
-                    form = FORM_LESSER_KNITTED
-                    if nh == 5:
-                        fan[KNITTED_STRAIGHT] = 1
-                _concealed_form_flags(fan, sd, t4, kong, wall)
-                _exclusions(fan, opts)
-                total = _finish(fan, opts)
-                for f in range(N_FANS):
-                    fan_out[f] = fan[f]
-                bsets[0, 0] = 6
-                bsets[0, 1] = seq
-                return total, form
-        elif pm_c == _ORPHANS and is_thirteen_orphans(concealed):
-            for f in range(N_FANS):
-                fan[f] = 0
-            fan[THIRTEEN_ORPHANS] = 1
-            _concealed_form_flags(fan, sd, t4, kong, wall)
-            _exclusions(fan, opts)
-            total = _finish(fan, opts)
+        elif special != FORM_NONE:  # the hand's only reading
+            total = _score_one_fan_form(fan, special, nh, sd, t4, kong, wall, opts)
             for f in range(N_FANS):
                 fan_out[f] = fan[f]
-            return total, FORM_THIRTEEN_ORPHANS
+            if special != FORM_THIRTEEN_ORPHANS:
+                bsets[0, 0] = 6
+                bsets[0, 1] = seq
+            return total, special
     if n_melds <= 1 and form == FORM_NONE and _has_knitted(pm_c):
         total, _ = _score_knitted_straight(
             concealed,
@@ -1612,12 +1651,7 @@ def _score_hand(
     # standing tiles (without the winning tile)
     copy_tiles(concealed, standing)
     standing[win_tile] -= 1
-    if (
-        n_melds == 0
-        and form == FORM_NONE
-        and ((pm_c & ~_SUIT0) == 0 or (pm_c & ~_SUIT1) == 0 or (pm_c & ~_SUIT2) == 0)
-        and is_nine_gates(standing, win_tile)
-    ):
+    if n_melds == 0 and form == FORM_NONE and _one_suit(pm_c) and is_nine_gates(standing, win_tile):
         total = _score_nine_gates(win_tile, sd, t4, kong, wall, opts, fan)
         for f in range(N_FANS):
             fan_out[f] = fan[f]
@@ -1631,19 +1665,7 @@ def _score_hand(
         src = fan_out if direct else base  # the division-independent fans
         dst = fan_out if direct else fan  # the reading being scored
         _base_fans(src, sd, t4, kong, wall, n_melded, pm_c | pm_m, all34, n_kongs)
-        # the unique-wait test is needed only if some reading could score a wait fan
-        need_wait = False
-        for d in range(n_div):
-            if pairs[d] == win_tile:
-                need_wait = True
-                break
-            for j in range(4 - n_melds):
-                if divisions[d, j, 0] == 1:
-                    edge, closed = chow_wait(np.int64(divisions[d, j, 1]), win_tile)
-                    if edge or closed:
-                        need_wait = True
-            if need_wait:
-                break
+        need_wait = _wait_fan_possible(divisions, pairs, n_div, 4 - n_melds, win_tile)
         p0 = pairs[0]
         # a kind whose four copies are in the hand is still a formal wait (no dead kinds)
         unique_wait = need_wait and _unique_wait(

@@ -41,10 +41,7 @@ from mjstats.kernels.accumulate import TOTAL_BINS
 from mjstats.kernels.bits import copy_tiles, tile_summary
 from mjstats.kernels.decompose import (
     enumerate_regular,
-    honors_knitted_kind,
     is_nine_gates,
-    is_seven_pairs,
-    is_thirteen_orphans,
 )
 from mjstats.kernels.legality import is_legal
 from mjstats.kernels.scoring import new_scratch, score_one
@@ -141,20 +138,6 @@ def _copy_fans(src, dst):
 
 
 @hjit
-def _special_form(fan, fan_id, knitted_too, opts):
-    """The honours-and-knitted and thirteen-orphans tables as
-    :func:`mjstats.kernels.mcr.score_hand` makes them (self-drawn, no flag)."""
-    for f in range(mcr.N_FANS):
-        fan[f] = 0
-    fan[fan_id] = 1
-    if knitted_too:
-        fan[mcr.KNITTED_STRAIGHT] = 1
-    mcr._concealed_form_flags(fan, True, False, False, False)
-    mcr._exclusions(fan, opts)
-    return mcr._finish(fan, opts)
-
-
-@hjit
 def _mcr_wins_both(counts, weight, spec, work, melds, fans, words, acc, keys, info, slots, ex):
     """:func:`score_wins_both` for an MCR pair of profiles (module docstring)."""
     opts_a = spec[1]
@@ -162,28 +145,18 @@ def _mcr_wins_both(counts, weight, spec, work, melds, fans, words, acc, keys, in
     _fan, divisions, table, sets, bsets, base, standing, _all34, tmp, pairs, gbuf = work
     fa, fb, ra, rb, sa, sb = fans[0], fans[1], fans[2], fans[3], fans[4], fans[5]
     pm, odd, multi, _four, _n = tile_summary(counts)
-    # ---- per hand: the special forms (mcr._score_hand's order), decompositions
+    # ---- per hand: the special forms (in mcr.score_hand's order), decompositions
     found = _NONE
     sp_a = -1
     sp_b = -1
-    if odd == 0 and is_seven_pairs(counts):
+    special, _seq, nh = mcr._special_form(counts, pm, odd, multi)
+    if special == mcr.FORM_SEVEN_PAIRS:
         sp_a, form = mcr._score_seven_pairs(counts, True, False, False, False, opts_a, sa)
         sp_b, _form_b = mcr._score_seven_pairs(counts, True, False, False, False, opts_b, sb)
         found = _FINAL if form == mcr.FORM_SEVEN_SHIFTED_PAIRS else _PAIRS
-    elif multi == 0:
-        seq, nh = honors_knitted_kind(counts)
-        if seq >= 0:
-            fan_id = (
-                mcr.GREATER_HONORS_AND_KNITTED_TILES
-                if nh == 7
-                else mcr.LESSER_HONORS_AND_KNITTED_TILES
-            )
-            sp_a = _special_form(sa, fan_id, nh == 5, opts_a)
-            sp_b = _special_form(sb, fan_id, nh == 5, opts_b)
-            found = _FINAL
-    elif pm == mcr._ORPHANS and is_thirteen_orphans(counts):
-        sp_a = _special_form(sa, mcr.THIRTEEN_ORPHANS, False, opts_a)
-        sp_b = _special_form(sb, mcr.THIRTEEN_ORPHANS, False, opts_b)
+    elif special != mcr.FORM_NONE:
+        sp_a = mcr._score_one_fan_form(sa, special, nh, True, False, False, False, opts_a)
+        sp_b = mcr._score_one_fan_form(sb, special, nh, True, False, False, False, opts_b)
         found = _FINAL
     if found == _FINAL:
         for t in range(34):
@@ -192,9 +165,7 @@ def _mcr_wins_both(counts, weight, spec, work, melds, fans, words, acc, keys, in
                           weight * counts[t], counts, t, acc, keys, info, slots, ex)  # fmt: skip
         return True
     knitted = found == _NONE and mcr._has_knitted(pm)
-    one_suit = found == _NONE and (
-        (pm & ~mcr._SUIT0) == 0 or (pm & ~mcr._SUIT1) == 0 or (pm & ~mcr._SUIT2) == 0
-    )
+    one_suit = found == _NONE and mcr._one_suit(pm)
     n_div = enumerate_regular(counts, table, divisions, pairs)
     gp = 0
     if n_div > 0:
@@ -236,19 +207,7 @@ def _mcr_wins_both(counts, weight, spec, work, melds, fans, words, acc, keys, in
             tb = mcr._score_nine_gates(t, True, False, False, False, opts_b, fb)
             done = True
         if not done and n_div > 0:
-            # the unique-wait test is needed only if some reading could score a wait fan
-            need_wait = False
-            for d in range(n_div):
-                if pairs[d] == t:
-                    need_wait = True
-                for j in range(4):
-                    lo = divisions[d, j, 1]
-                    if divisions[d, j, 0] == 1 and (
-                        t == lo + 1 or (t == lo + 2 and lo % 9 == 0) or (t == lo and lo % 9 == 6)
-                    ):
-                        need_wait = True
-                if need_wait:
-                    break
+            need_wait = mcr._wait_fan_possible(divisions, pairs, n_div, 4, t)
             # as in mcr.score_hand: no dead kinds in MCR (a fifth copy is a formal wait)
             unique = need_wait and mcr._unique_wait(
                 standing, t, 0, table.info, odd ^ (np.int64(1) << t), gp, 0
