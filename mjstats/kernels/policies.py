@@ -68,7 +68,7 @@ from __future__ import annotations
 import numpy as np
 
 from mjstats.kernels._jit import hjit, ijit, jit
-from mjstats.kernels.scoring import RULESET_IDS, new_scratch, score_one
+from mjstats.kernels.scoring import new_scratch, score_one
 from mjstats.kernels.shanten import (
     HONORS_KNITTED,
     KNITTED_STRAIGHT,
@@ -87,6 +87,7 @@ from mjstats.kernels.shanten import (
 
 __all__ = [
     "BUILTIN_POLICIES",
+    "CTX_FAN_PLANS",
     "CTX_FORMS",
     "CTX_MINIMUM",
     "CTX_OPTS",
@@ -100,7 +101,6 @@ __all__ = [
     "FAN_AWARE",
     "INFO_NEED",
     "NO_NEED",
-    "RULESET_MCR",
     "W_INFO",
     "builtin_policy",
     "discard_needs",
@@ -118,9 +118,6 @@ FAN_AWARE = 1
 BUILTIN_POLICIES = {"efficiency": EFFICIENCY, "fan-aware": FAN_AWARE}
 """Built-in policy name -> id (``ctx[CTX_POLICY]``)."""
 
-RULESET_MCR = RULESET_IDS["mcr"]
-"""Kernel id of MCR in :data:`mjstats.kernels.scoring.RULESET_IDS` (``ctx[CTX_RULESET]``)."""
-
 CTX_POLICY = 0
 CTX_RULESET = 1
 CTX_FORMS = 2
@@ -128,6 +125,7 @@ CTX_MINIMUM = 3
 CTX_SEAT = 4
 CTX_ROUND = 5
 CTX_OPTS = 6
+CTX_FAN_PLANS = 7  # 1: the fan-aware plans are the ruleset's fans (its binding's FAN_PLANS)
 CTX_SIZE = 8
 
 # work tuple slots
@@ -955,7 +953,7 @@ def fan_aware(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, work)
     >>> TILES[fan_aware(hand, melds, 0, 0, unseen, 10, ctx, get_tables(), work)][-1]
     'm'
     """
-    if ctx[CTX_RULESET] != RULESET_MCR:
+    if ctx[CTX_FAN_PLANS] == 0:
         return efficiency(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, work)
     need = work[W_NEED]
     plain = discard_needs(counts, n_melds, ctx[CTX_FORMS], tab, need)
