@@ -128,13 +128,13 @@ def register(package: str) -> None:
     path = package.__name__ if isinstance(package, ModuleType) else str(package)
     if path in _builtin() or path in _REGISTERED:
         return
+    rs = getattr(importlib.import_module(path), "RULESET", None)
+    if rs is None or not getattr(rs, "binding", ""):
+        raise ValueError(f"{path} has no RULESET with a kernel binding")
     if "mjstats.kernels.scoring" in sys.modules:
         raise ValueError(
             f"register({path!r}) after mjstats loaded its kernels: register rulesets first"
         )
-    rs = getattr(importlib.import_module(path), "RULESET", None)
-    if rs is None or not getattr(rs, "binding", ""):
-        raise ValueError(f"{path} has no RULESET with a kernel binding")
     _REGISTERED.append(path)
     _BY_NAME.clear()
     jit = sys.modules.get("mjstats.kernels._jit")
