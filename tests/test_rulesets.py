@@ -121,7 +121,7 @@ pairs = []
 for h in hands:
     a, b = mjstats.score(h, ruleset="two-player"), mjstats.score(h, ruleset=name)
     pairs.append([a.total, b.total, {f.key: f.count for f in b.fans}.get("self_drawn", 0),
-                  [f.key for f in a.fans] == [f.key for f in b.fans]])
+                  [f.key for f in a.fans] == [f.key for f in b.fans], b.legal])
 out["score"] = pairs
 ba, bb = mjstats.score_batch(hands, ruleset="two-player"), mjstats.score_batch(hands, ruleset=name)
 out["batch"] = [ba.total.tolist(), bb.total.tolist(), bb.fan_counts[:, fan].tolist(),
@@ -152,14 +152,15 @@ def test_a_third_ruleset_registers_from_its_own_package(tmp_path):
     out = json.loads(run.stdout.strip().splitlines()[-1])
     assert out["names"] == ["mcr", "two-player", "two-player-zimo3"]
     extra = 3 - 1
-    for total_a, total_b, zimo, same_fans in out["score"]:
+    for total_a, total_b, zimo, same_fans, _ in out["score"]:
         assert same_fans and total_a >= 0
         assert total_b == total_a + extra * zimo
-    assert any(zimo for _, _, zimo, _ in out["score"])  # the changed fan is scored
-    assert not all(zimo for _, _, zimo, _ in out["score"])
+    assert any(row[2] for row in out["score"])  # the changed fan is scored
+    assert not all(row[2] for row in out["score"])
     ta, tb, zimo, same, legal = out["batch"]
     assert same and tb == [a + extra * z for a, z in zip(ta, zimo, strict=True)]
-    assert tb == [b for _, b, _, _ in out["score"]]
+    assert tb == [row[1] for row in out["score"]]
+    assert legal == [row[4] for row in out["score"]]
     same, zimo, sum_a, sum_b, top_a, top_b, hands, complete = out["study"]
     assert same and zimo > 0 and hands == complete == 3000
     assert top_a == top_b == 0  # no total clipped into the last bin

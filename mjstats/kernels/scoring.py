@@ -7,8 +7,9 @@ ruleset's binding, which adds flower points and decides legality. The dispatch
 is a chain of ``if ruleset_id == k`` branches generated from the registry
 (:func:`_dispatch`): numba cannot cache kernels that take other jitted
 functions as arguments, nor those that call functions from a tuple, so the
-bindings' functions are named one by one in the generated code. :func:`kernel_spec` turns a :class:`~mjstats.rules.Ruleset` into the
-plain scalars those kernels take.
+bindings' functions are named one by one in the generated code.
+:func:`kernel_spec` turns a :class:`~mjstats.rules.Ruleset` into the plain
+scalars those kernels take.
 
 The binding for numba callers: ``spec = kernel_spec(rs)`` in Python, then pass
 ``spec.ruleset_id, spec.opts, spec.minimum, spec.flowers_count_toward_minimum``
@@ -25,14 +26,13 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-
 from numba.extending import overload
 
-from mjstats.rulesets import bindings, packages, ruleset_id
 from mjstats.errors import UnknownRulesetError
 from mjstats.kernels import mcr
 from mjstats.kernels._jit import ijit, jit
 from mjstats.kernels.bounds import _count_bad
+from mjstats.rulesets import bindings, packages, ruleset_id
 
 __all__ = [
     "KernelSpec",

@@ -21,8 +21,8 @@ A ruleset package holds everything about its game variant:
       flowers, situation, work, fan_out)`` -> ``(total, flower_points, form,
       legal)``: one hand, inlined into :func:`mjstats.kernels.scoring.score_one`
       (jitted, ``ijit``; it ignores the arguments its game has no use for);
-    - ``score_single``: the one-hand entry of :func:`mjstats.score` (the
-      signature of :func:`mjstats.kernels.scoring.single_entry_doc`);
+    - ``score_single``: the one-hand entry of :func:`mjstats.score` (as
+      :func:`mjstats.rulesets.mcr.binding.score_single`);
     - ``score_rows`` / ``score_rows_serial``: the batch kernel; ``BATCH_FIELDS``
       the ``HandBatch`` fields it takes after (concealed, melds, win_tile),
       then the options mask when ``TAKES_OPTS``, then minimum, flowers-count

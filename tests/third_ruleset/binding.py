@@ -6,7 +6,6 @@ import numpy as np
 from mjstats.kernels._jit import ijit, jit
 from mjstats.kernels.legality import is_legal
 from mjstats.rulesets.two_player import binding as two
-
 from third_ruleset import CHANGED_FAN, RULESET
 
 BATCH_FIELDS = two.BATCH_FIELDS
@@ -47,7 +46,6 @@ def score_single(row, opts, minimum, flowers_count, info, splits, out):
     total += EXTRA * np.int64(out[FAN])
     nfl = two.kernel.flower_points(out[:N_FANS])
     return problems, total, form, is_legal(total, nfl, minimum, flowers_count)
-
 
 
 @jit
