@@ -132,7 +132,7 @@ hist_a, hist_b = sa["total_hist"][0], sb["total_hist"][0]
 bins = np.arange(hist_a.shape[0])
 out["study"] = [bool((sa["fan_count"] == sb["fan_count"]).all()), int(sb["fan_count"][fan]),
                 int(bins @ hist_a), int(bins @ hist_b), int(hist_a[-1]), int(hist_b[-1]),
-                int(sa["hands"]), int(sb["complete"])]
+                int(sa["hands"][0]), int(sb["complete"][0])]
 print(json.dumps(out))
 """
 

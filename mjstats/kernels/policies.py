@@ -33,7 +33,9 @@ signature::
     Draws still to come after this one.
 ``ctx`` : int64 (:data:`CTX_SIZE`,)
     Game constants, indexed by the ``CTX_*`` constants (policy id, ruleset id,
-    shanten form bits, minimum fan, seat and round wind, scorer options).
+    shanten form bits, minimum fan, seat and round wind, scorer options, and
+    whether the fan-aware plans are the ruleset's fans: its binding's
+    ``FAN_PLANS``).
 ``tab`` : :class:`~mjstats.kernels.tables.ShantenTables`
 ``work`` : tuple
     Scratch from :func:`new_policy_work` (see there for the slots).
@@ -904,7 +906,8 @@ def _target_choice(counts, melds, n_melds, unseen, ctx, tab, work, need, plain):
 def fan_aware(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, work):
     """Discard toward a *legal* win: exact near the end, fan targets before (MCR).
 
-    Other rulesets fall back to :func:`efficiency`. With ``need`` = shanten + 1
+    Rulesets whose binding's ``FAN_PLANS`` is False (``ctx[CTX_FAN_PLANS]``
+    0: the targets are MCR's fans) fall back to :func:`efficiency`. With ``need`` = shanten + 1
     over all forms after each discard:
 
     1. **Ready** (some discard leaves shanten 0): score every winning tile of
