@@ -128,7 +128,7 @@ out["batch"] = [ba.total.tolist(), bb.total.tolist(), bb.fan_counts[:, fan].toli
                 bool((ba.fan_counts == bb.fan_counts).all()), bb.legal.tolist()]
 from mjstats.studies.sample import sample
 sa, sb = sample(3000, seed=4, ruleset="two-player"), sample(3000, seed=4, ruleset=name)
-hist_a, hist_b = sa["total_hist"][0], sb["total_hist"][0]
+hist_a, hist_b = sa["total_hist"].sum(axis=0), sb["total_hist"].sum(axis=0)
 bins = np.arange(hist_a.shape[0])
 out["study"] = [bool((sa["fan_count"] == sb["fan_count"]).all()), int(sb["fan_count"][fan]),
                 int(bins @ hist_a), int(bins @ hist_b), int(hist_a[-1]), int(hist_b[-1]),
