@@ -588,7 +588,7 @@ def _format_sets(
 class _One(NamedTuple):
     """What the one-hand path needs of a ruleset, resolved once per ruleset."""
 
-    entry: Any  # the ruleset's kernel entry (mjstats.kernels.scoring.SINGLE_ENTRIES)
+    entry: Any  # the ruleset's kernel entry (its binding's score_single)
     args: tuple  # its scalar arguments and the suit table's two arrays
     n_fans: int
     fans: tuple
@@ -600,11 +600,11 @@ class _One(NamedTuple):
 
 def _one_of(rs: Ruleset) -> _One:
     from mjstats.kernels.decompose import suit_table
-    from mjstats.kernels.scoring import SINGLE_ENTRIES, kernel_spec
+    from mjstats.kernels.scoring import kernel_spec
 
     spec = kernel_spec(rs)
     return _One(
-        entry=SINGLE_ENTRIES[spec.ruleset_id],
+        entry=rs.kernel.score_single,
         args=(spec.opts, spec.minimum, spec.flowers_count_toward_minimum, *suit_table()),
         n_fans=rs.n_fans,
         fans=tuple(rs.fans),

@@ -1,8 +1,9 @@
 """The one-hand path of ``mjstats.score``: the same results and errors as the batch path.
 
 ``score(text)`` parses with ``parse_hand``'s own grammar, packs the hand into one
-row and makes one kernel call (:func:`mjstats.kernels.scoring.score_single_mcr`)
-for the checks every ruleset shares and the score; fans, the reading and the
+row and makes one kernel call (its binding's ``score_single``:
+:func:`mjstats.rulesets.mcr.binding.score_single`, ...) for the checks every
+ruleset shares and the score; fans, the reading and the
 Hand are made on first read. These tests hold it to ``score_batch`` (the batch
 kernel, context checks and validation) on real hands (the Botzone records of
 ``tests/data/botzone``), generated hands of every form and two-player hands, and

@@ -29,9 +29,11 @@ Cache location and staleness
 numba checks only the source file of a cached function itself, so a kernel in
 one module that calls a kernel of another keeps the *old* code of the callee
 after the callee changes. To rule that out, the cache lives in a folder keyed
-by the numba version and a hash of every mjstats module that defines kernels:
+by the numba version and a hash of every mjstats module that defines kernels,
+of every ruleset package (its data drives its kernel; the registry gives the
+kernel ids) and of the packages given to :func:`mjstats.rulesets.register`:
 ``$MJSTATS_CACHE_DIR/numba/<numba>-<hash>`` (default ``~/.cache/mjstats``).
-Any change to a kernel starts a fresh cache. An explicit ``NUMBA_CACHE_DIR``
+Any change to a kernel or a ruleset starts a fresh cache. An explicit ``NUMBA_CACHE_DIR``
 wins over this.
 """
 
@@ -44,7 +46,9 @@ from pathlib import Path
 import numba
 from numba.core import types
 
-__all__ = ["cache_dir", "hjit", "ijit", "jit", "pjit"]
+from mjstats.rulesets import registered_files
+
+__all__ = ["cache_dir", "hjit", "ijit", "jit", "pjit", "use_cache_dir"]
 
 
 def cache_dir() -> Path:
@@ -56,14 +60,25 @@ def cache_dir() -> Path:
     digest = hashlib.sha256()
     for path in sorted(package.rglob("*.py")):
         source = path.read_bytes()
-        if b"kernels._jit import" in source:  # only modules that define kernels
-            digest.update(path.relative_to(package).as_posix().encode())
+        rel = path.relative_to(package)
+        # modules that define kernels, and the rulesets (data frozen into kernels)
+        if b"kernels._jit import" in source or rel.parts[0] == "rulesets":
+            digest.update(rel.as_posix().encode())
             digest.update(source)
+    for path in registered_files():
+        digest.update(path.as_posix().encode())
+        digest.update(path.read_bytes())
     return Path(base).expanduser() / "numba" / f"{numba.__version__}-{digest.hexdigest()[:16]}"
 
 
-if not os.environ.get("NUMBA_CACHE_DIR"):
-    numba.config.CACHE_DIR = str(cache_dir())
+def use_cache_dir() -> None:
+    """Point numba at :func:`cache_dir` (kernels defined from now on cache there),
+    unless ``NUMBA_CACHE_DIR`` is set."""
+    if not os.environ.get("NUMBA_CACHE_DIR"):
+        numba.config.CACHE_DIR = str(cache_dir())
+
+
+use_cache_dir()
 
 
 def _typed_without_literals(njit):

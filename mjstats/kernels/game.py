@@ -776,7 +776,7 @@ def _claim_need(counts, melds, n, unseen, a, t, pctx, tab, pw, bound):
     else:
         need = P.discard_needs(counts, n + 1, forms, tab, pw[P.W_AUX])
     reachable = need < bound
-    if reachable and pctx[P.CTX_RULESET] == P.RULESET_MCR:
+    if reachable and pctx[P.CTX_FAN_PLANS]:
         k, _ = P._collect_targets(
             counts, melds, n + 1, unseen, pctx, tab, need - 1, pw[P.W_TARGET], pw, True
         )

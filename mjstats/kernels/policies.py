@@ -33,7 +33,9 @@ signature::
     Draws still to come after this one.
 ``ctx`` : int64 (:data:`CTX_SIZE`,)
     Game constants, indexed by the ``CTX_*`` constants (policy id, ruleset id,
-    shanten form bits, minimum fan, seat and round wind, scorer options).
+    shanten form bits, minimum fan, seat and round wind, scorer options, and
+    whether the fan-aware plans are the ruleset's fans: its binding's
+    ``FAN_PLANS``).
 ``tab`` : :class:`~mjstats.kernels.tables.ShantenTables`
 ``work`` : tuple
     Scratch from :func:`new_policy_work` (see there for the slots).
@@ -68,7 +70,7 @@ from __future__ import annotations
 import numpy as np
 
 from mjstats.kernels._jit import hjit, ijit, jit
-from mjstats.kernels.scoring import RULESET_IDS, new_scratch, score_one
+from mjstats.kernels.scoring import new_scratch, score_one
 from mjstats.kernels.shanten import (
     HONORS_KNITTED,
     KNITTED_STRAIGHT,
@@ -87,6 +89,7 @@ from mjstats.kernels.shanten import (
 
 __all__ = [
     "BUILTIN_POLICIES",
+    "CTX_FAN_PLANS",
     "CTX_FORMS",
     "CTX_MINIMUM",
     "CTX_OPTS",
@@ -100,7 +103,6 @@ __all__ = [
     "FAN_AWARE",
     "INFO_NEED",
     "NO_NEED",
-    "RULESET_MCR",
     "W_INFO",
     "builtin_policy",
     "discard_needs",
@@ -118,9 +120,6 @@ FAN_AWARE = 1
 BUILTIN_POLICIES = {"efficiency": EFFICIENCY, "fan-aware": FAN_AWARE}
 """Built-in policy name -> id (``ctx[CTX_POLICY]``)."""
 
-RULESET_MCR = RULESET_IDS["mcr"]
-"""Kernel id of MCR in :data:`mjstats.kernels.scoring.RULESET_IDS` (``ctx[CTX_RULESET]``)."""
-
 CTX_POLICY = 0
 CTX_RULESET = 1
 CTX_FORMS = 2
@@ -128,6 +127,7 @@ CTX_MINIMUM = 3
 CTX_SEAT = 4
 CTX_ROUND = 5
 CTX_OPTS = 6
+CTX_FAN_PLANS = 7  # 1: the fan-aware plans are the ruleset's fans (its binding's FAN_PLANS)
 CTX_SIZE = 8
 
 # work tuple slots
@@ -906,7 +906,8 @@ def _target_choice(counts, melds, n_melds, unseen, ctx, tab, work, need, plain):
 def fan_aware(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, work):
     """Discard toward a *legal* win: exact near the end, fan targets before (MCR).
 
-    Other rulesets fall back to :func:`efficiency`. With ``need`` = shanten + 1
+    Rulesets whose binding's ``FAN_PLANS`` is False (``ctx[CTX_FAN_PLANS]``
+    0: the targets are MCR's fans) fall back to :func:`efficiency`. With ``need`` = shanten + 1
     over all forms after each discard:
 
     1. **Ready** (some discard leaves shanten 0): score every winning tile of
@@ -955,7 +956,7 @@ def fan_aware(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, work)
     >>> TILES[fan_aware(hand, melds, 0, 0, unseen, 10, ctx, get_tables(), work)][-1]
     'm'
     """
-    if ctx[CTX_RULESET] != RULESET_MCR:
+    if ctx[CTX_FAN_PLANS] == 0:
         return efficiency(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, work)
     need = work[W_NEED]
     plain = discard_needs(counts, n_melds, ctx[CTX_FORMS], tab, need)

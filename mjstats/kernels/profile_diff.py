@@ -45,7 +45,11 @@ from mjstats.kernels.decompose import (
 )
 from mjstats.kernels.legality import is_legal
 from mjstats.kernels.scoring import new_scratch, score_one
-from mjstats.rulesets.mcr.binding import RULESET_ID as RULESET_MCR
+from mjstats.rulesets import ruleset_id
+from mjstats.rulesets.mcr import RULESET as _MCR_RULESET
+
+# MCR's kernel id and slot in new_scratch's tuple: the fast path below is MCR's
+_MCR = ruleset_id(_MCR_RULESET.name)
 
 __all__ = [
     "ACC_HEAD",
@@ -249,8 +253,8 @@ def score_wins_both(counts, weight, spec, work, acc, keys, info, slots, ex):
     not complete the hand (nothing of it is counted then for that tile on).
     """
     scratch, melds, fans, words = work
-    if spec[0] == RULESET_MCR:
-        return _mcr_wins_both(counts, weight, spec, scratch[0], melds, fans, words, acc, keys,
+    if spec[0] == _MCR:
+        return _mcr_wins_both(counts, weight, spec, scratch[_MCR], melds, fans, words, acc, keys,
                               info, slots, ex)  # fmt: skip
     fa, fb = fans[0], fans[1]
     for t in range(34):

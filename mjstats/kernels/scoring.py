@@ -2,16 +2,20 @@
 
 Studies generate hands inside numba and score them without leaving compiled
 code; :func:`score_one` is what they call. It dispatches on a small integer
-ruleset id (a branch, so kernels stay cacheable: numba cannot cache kernels
-that take other jitted functions as arguments), adds flower points and decides
-legality. :func:`kernel_spec` turns a :class:`~mjstats.rules.Ruleset` into the
-plain scalars those kernels take.
+ruleset id (:func:`mjstats.rulesets.ruleset_id`) to the ``score`` of the
+ruleset's binding, which adds flower points and decides legality. The dispatch
+is a chain of ``if ruleset_id == k`` branches generated from the registry
+(:func:`_dispatch`): numba cannot cache kernels that take other jitted
+functions as arguments, nor those that call functions from a tuple, so the
+bindings' functions are named one by one in the generated code.
+:func:`kernel_spec` turns a :class:`~mjstats.rules.Ruleset` into the plain
+scalars those kernels take.
 
 The binding for numba callers: ``spec = kernel_spec(rs)`` in Python, then pass
 ``spec.ruleset_id, spec.opts, spec.minimum, spec.flowers_count_toward_minimum``
 (plain integers) and the scratch of :func:`new_scratch` to :func:`score_one`
-inside your kernel. ``kernel_spec`` asks the ruleset's binding
-(``rs.kernel``, :mod:`mjstats.rulesets`): its ``RULESET_ID`` and ``opts(rs)``.
+inside your kernel. ``kernel_spec`` asks the registry for the id and the
+ruleset's binding (``rs.kernel``, :mod:`mjstats.rulesets`) for ``opts(rs)``.
 For MCR, ``opts`` holds the options, the profile's kernel switches and the
 profile's row of the kernel's points and 不计 tables, so a profile
 (``"mcr:wmo-2014"``) needs nothing else from the caller.
@@ -22,29 +26,20 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba.extending import overload
 
-from mjstats.kernels import mcr, two_player
+from mjstats.errors import UnknownRulesetError
+from mjstats.kernels import mcr
 from mjstats.kernels._jit import ijit, jit
-from mjstats.kernels.bits import popcount
 from mjstats.kernels.bounds import _count_bad
-from mjstats.kernels.decompose import SuitTable
-from mjstats.kernels.legality import is_legal
-from mjstats.rulesets.mcr.binding import RULESET_ID as RULESET_MCR
-from mjstats.rulesets.two_player.binding import RULESET_ID as RULESET_TWO_PLAYER
+from mjstats.rulesets import bindings, packages, ruleset_id
 
 __all__ = [
-    "RULESET_IDS",
-    "SINGLE_ENTRIES",
     "KernelSpec",
     "kernel_spec",
     "new_scratch",
     "score_one",
-    "score_single_mcr",
-    "score_single_two_player",
 ]
-
-RULESET_IDS = {"mcr": RULESET_MCR, "two-player": RULESET_TWO_PLAYER}
-"""Ruleset name -> id taken by :func:`score_one`."""
 
 
 class KernelSpec(NamedTuple):
@@ -60,7 +55,8 @@ class KernelSpec(NamedTuple):
 
 def kernel_spec(rs) -> KernelSpec:
     """The :class:`KernelSpec` of a :class:`~mjstats.rules.Ruleset`, from its
-    kernel binding (``rs.kernel``: ``RULESET_ID``, ``opts(rs)``).
+    id in the registry (:func:`mjstats.rulesets.ruleset_id`) and its kernel
+    binding (``rs.kernel``: ``opts(rs)``).
 
     Examples
     --------
@@ -69,8 +65,12 @@ def kernel_spec(rs) -> KernelSpec:
     8
     """
     binding = rs.kernel  # ValueError when the ruleset has no kernel
+    if rs.name not in packages():
+        raise UnknownRulesetError(
+            f"ruleset {rs.name!r} is not registered (mjstats.rulesets.register)"
+        )
     return KernelSpec(
-        binding.RULESET_ID,
+        ruleset_id(rs.name),
         binding.opts(rs),
         rs.minimum,
         bool(rs.options.get("flowers_count_toward_minimum", False)),
@@ -82,11 +82,11 @@ def kernel_spec(rs) -> KernelSpec:
 @jit
 def new_scratch(table):
     """Per-thread scratch buffers for :func:`score_one` (allocate once, reuse):
-    the MCR kernel's and the two-player kernel's.
+    a tuple of each ruleset's (its binding's ``new_work``), in id order.
 
     ``table`` is :func:`mjstats.kernels.decompose.suit_table` (get it in Python
     and pass it down: kernels cannot load it themselves)."""
-    return (mcr.new_work(table), two_player.new_work(table))
+    return _works(table)
 
 
 # Inlined into its callers (study loops): numba passes every array argument as
@@ -118,75 +118,73 @@ def score_one(
     (then ``fan_out`` is all zero and ``legal`` is False). ``flowers_count``
     says whether flower points count toward ``minimum``.
 
-    Two-player (``ruleset_id`` 1): ``fan_out`` has 66 entries; flower points
-    are those of 花牌, 季花, 春夏秋冬, 梅兰竹菊 and 八仙过海; ``last_of_kind``
-    is not used (the game has no 和绝张); ``situation`` gives 天胡, 地胡, 人胡,
-    报听 and 天听. Situation bits the hand contradicts are ignored here (the
-    public API rejects them).
+    ``fan_out`` has the ruleset's ``n_fans`` entries. What the ruleset makes of
+    each argument is its binding's ``score`` (two-player: ``last_of_kind`` is
+    not used, the game has no 和绝张; ``situation`` gives 天胡, 地胡, 人胡, 报听
+    and 天听; MCR does not use ``situation``). Situation bits the hand
+    contradicts are ignored here (the public API rejects them).
     """
-    if ruleset_id == RULESET_TWO_PLAYER:
-        return _score_two_player(
-            minimum, flowers_count, concealed, melds, win_tile, self_drawn, kong_win,
-            last_of_wall, seat_wind, round_wind, flowers, situation, scratch[1], fan_out,
-        )  # fmt: skip
-    return _score_mcr(
-        opts, minimum, flowers_count, concealed, melds, win_tile, self_drawn, last_of_kind,
-        kong_win, last_of_wall, seat_wind, round_wind, flowers, scratch[0], fan_out,
+    return _dispatch(
+        ruleset_id, opts, minimum, flowers_count, concealed, melds, win_tile, self_drawn,
+        last_of_kind, kong_win, last_of_wall, seat_wind, round_wind, flowers, situation,
+        scratch, fan_out,
     )  # fmt: skip
 
 
-@ijit
-def _score_two_player(
-    minimum, flowers_count, concealed, melds, win_tile, self_drawn, kong_win, last_of_wall,
-    seat_wind, round_wind, flowers, situation, work, fan_out,
-):  # fmt: skip
-    """:func:`score_one` for the two-player ruleset (``work``: its scratch)."""
-    # scalar types normalised (mcr.score_hand does the same), so each
-    # ruleset's scorer is compiled once whatever the callers pass
-    total, form = two_player.score_hand(
-        concealed, melds, np.int64(win_tile), bool(self_drawn), bool(kong_win),
-        bool(last_of_wall), np.int64(seat_wind), np.int64(round_wind), np.int64(flowers),
-        np.int64(situation), work, fan_out,
-    )  # fmt: skip
-    if total < 0:
-        return -1, 0, 0, False
-    nfl = two_player.flower_points(fan_out)
-    return total, nfl, form, is_legal(total, nfl, minimum, flowers_count)
+_SCORE_ARGS = (
+    "opts, minimum, flowers_count, concealed, melds, win_tile, self_drawn, last_of_kind, "
+    "kong_win, last_of_wall, seat_wind, round_wind, flowers, situation"
+)
 
 
-@ijit
-def _score_mcr(
-    opts, minimum, flowers_count, concealed, melds, win_tile, self_drawn, last_of_kind, kong_win,
-    last_of_wall, seat_wind, round_wind, flowers, work, fan_out,
+def _generated(params: str, lines: list[str], functions: tuple):
+    """A function ``impl(params)`` with body ``lines``, where ``_f0, _f1, ...``
+    name ``functions``: the registry's dispatch, written out for numba."""
+    namespace = {f"_f{k}": f for k, f in enumerate(functions)}
+    exec(f"def impl({params}):\n" + "".join(f"    {line}\n" for line in lines), namespace)
+    return namespace["impl"]
+
+
+def _works(table):
+    """The tuple of every ruleset's scratch, in id order (numba only)."""
+    raise NotImplementedError("called from numba only")
+
+
+def _dispatch(
+    ruleset_id, opts, minimum, flowers_count, concealed, melds, win_tile, self_drawn,
+    last_of_kind, kong_win, last_of_wall, seat_wind, round_wind, flowers, situation,
+    scratch, fan_out,
 ):  # fmt: skip
-    """:func:`score_one` for MCR (``work``: its scratch)."""
-    base, form = mcr.score_hand(
-        concealed,
-        melds,
-        win_tile,
-        self_drawn,
-        last_of_kind,
-        kong_win,
-        last_of_wall,
-        seat_wind,
-        round_wind,
-        opts,
-        work,
-        fan_out,
-    )
-    if base < 0:
-        return -1, 0, 0, False
-    nfl = popcount(flowers)
-    fan_out[mcr.FLOWER_TILES] = nfl
-    total = base + nfl
-    return total, nfl, form, is_legal(total, nfl, minimum, flowers_count)
+    """``score`` of the binding of ruleset ``ruleset_id`` (numba only)."""
+    raise NotImplementedError("called from numba only")
+
+
+@overload(_works, inline="always")
+def _works_numba(table):
+    makers = tuple(b.new_work for b in bindings())
+    calls = "".join(f"_f{k}(table), " for k in range(len(makers)))
+    return _generated("table", [f"return ({calls})"], makers)
+
+
+@overload(_dispatch, inline="always")
+def _dispatch_numba(
+    ruleset_id, opts, minimum, flowers_count, concealed, melds, win_tile, self_drawn,
+    last_of_kind, kong_win, last_of_wall, seat_wind, round_wind, flowers, situation,
+    scratch, fan_out,
+):  # fmt: skip
+    scorers = tuple(b.score for b in bindings())
+    call = "_f{k}(" + _SCORE_ARGS + ", scratch[{k}], fan_out)"
+    last = len(scorers) - 1
+    lines = [f"if ruleset_id == {k}:\n        return {call.format(k=k)}" for k in range(last)]
+    lines.append(f"return {call.format(k=last)}")
+    return _generated(f"ruleset_id, {_SCORE_ARGS}, scratch, fan_out", lines, scorers)
 
 
 # ---------------------------------------------------------------- one hand from Python
 # mjstats.score() packs one hand into a single uint8 array (one argument for numba
 # to unbox instead of eleven) and makes one call: the checks every ruleset shares
-# and the score. Each ruleset has its own entry, so scoring an MCR hand compiles
-# no two-player code (and the reverse).
+# and the score. Each ruleset has its own entry (its binding's ``score_single``,
+# made of the helpers below), so scoring a hand compiles no other ruleset's code.
 
 #: offsets in the packed hand row: 34 concealed counts, then 4 (kind, tile) meld
 #: slots, the winning tile (255: none), the flags self_drawn, last_of_kind,
@@ -252,46 +250,6 @@ def _checked_row(row):
     return code, concealed, melds, flags
 
 
-@jit
-def score_single_mcr(row, opts, minimum, flowers_count, info, splits, out):
-    """Check and score one packed MCR hand (layout :data:`ROW_MELDS` ...).
-
-    Returns ``(problems, total, form, legal)``: the problem bits (then nothing
-    is scored) or 0 and the result. ``info, splits``: the arrays of
-    :func:`~mjstats.kernels.decompose.suit_table` (two arrays are unboxed
-    faster than the named tuple). ``out`` (uint8, fans + :data:`SETS_SIZE`)
-    receives the fan counts, then the chosen reading's sets (8 rows of
-    [kind, tile, melded, 0], see :func:`mjstats.kernels.mcr.score_hand`).
-    """
-    problems, c, m, f = _checked_row(row)
-    if problems:
-        return problems, -1, 0, False
-    work = mcr.new_work(SuitTable(info, splits))
-    fan = np.zeros(mcr.N_FANS, dtype=np.uint8)
-    v = ROW_VALUES
-    total, _, form, legal = _score_mcr(
-        opts, minimum, flowers_count, c[0], m[0], row[ROW_WIN], f[0, 0], f[1, 0], f[2, 0],
-        f[3, 0], row[v], row[v + 1], row[v + 2], work, fan,
-    )  # fmt: skip
-    return _write_out(fan, work[4], out, total, form, legal)
-
-
-@jit
-def score_single_two_player(row, opts, minimum, flowers_count, info, splits, out):
-    """:func:`score_single_mcr` for the two-player ruleset (``opts`` unused)."""
-    problems, c, m, f = _checked_row(row)
-    if problems:
-        return problems, -1, 0, False
-    work = two_player.new_work(SuitTable(info, splits))
-    fan = np.zeros(two_player.N_FANS, dtype=np.uint8)
-    v = ROW_VALUES
-    total, _, form, legal = _score_two_player(
-        minimum, flowers_count, c[0], m[0], row[ROW_WIN], f[0, 0], f[2, 0], f[3, 0], row[v],
-        row[v + 1], row[v + 2], row[v + 3], work, fan,
-    )  # fmt: skip
-    return _write_out(fan, work[6], out, total, form, legal)
-
-
 @ijit
 def _write_out(fan, sets, out, total, form, legal):
     """Copy the fans and the reading's sets to ``out``; the entries' result."""
@@ -302,7 +260,3 @@ def _write_out(fan, sets, out, total, form, legal):
         for b in range(4):
             out[n + 4 * a + b] = sets[a, b]
     return np.int64(0), np.int64(total), np.int64(form), legal
-
-
-SINGLE_ENTRIES = {RULESET_MCR: score_single_mcr, RULESET_TWO_PLAYER: score_single_two_player}
-"""Ruleset id -> the one-hand entry (:func:`score_single_mcr`, ...) of :func:`mjstats.score`."""

@@ -1,8 +1,9 @@
 """Registry of rulesets.
 
 Each ruleset is one package (``mjstats.rulesets.mcr``, ...; see
-:mod:`mjstats.rulesets`) exposing a module-level ``RULESET``. Packages are
-imported on first use so that ``import mjstats`` stays fast.
+:mod:`mjstats.rulesets`) exposing a module-level ``RULESET``; the registry
+there finds them (and those given to :func:`mjstats.rulesets.register`). They
+are imported on first use so that ``import mjstats`` stays fast.
 """
 
 from __future__ import annotations
@@ -10,15 +11,10 @@ from __future__ import annotations
 import importlib
 
 from mjstats.errors import UnknownRulesetError
+from mjstats.rulesets import packages
 from mjstats.rulesets.base import FanDef, Profile, Ruleset
 
 __all__ = ["FanDef", "Profile", "Ruleset", "diff", "get_ruleset", "rulesets"]
-
-# registry name -> module path
-_MODULES = {
-    "mcr": "mjstats.rulesets.mcr",
-    "two-player": "mjstats.rulesets.two_player",
-}
 
 
 def rulesets() -> list[str]:
@@ -30,14 +26,7 @@ def rulesets() -> list[str]:
     >>> "mcr" in mjstats.rulesets()
     True
     """
-    names = []
-    for name, module in _MODULES.items():
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError:
-            continue
-        names.append(name)
-    return names
+    return list(packages())
 
 
 def get_ruleset(
@@ -71,14 +60,12 @@ def get_ruleset(
     else:
         name, _, named_profile = str(ruleset).partition(":")
         key = name.strip().lower().replace("_", "-")
-        if key not in _MODULES:
+        found = packages()
+        if key not in found:
             raise UnknownRulesetError(
-                f"unknown ruleset {ruleset!r}; choose one of {', '.join(rulesets())}"
+                f"unknown ruleset {ruleset!r}; choose one of {', '.join(found)}"
             )
-        try:
-            rs = importlib.import_module(_MODULES[key]).RULESET
-        except ModuleNotFoundError:
-            raise UnknownRulesetError(f"ruleset {ruleset!r} is not available yet") from None
+        rs = importlib.import_module(found[key]).RULESET
         if profile is None and named_profile:
             profile = named_profile.strip().lower()
     if profile is not None and profile != rs.profile:

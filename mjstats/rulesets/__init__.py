@@ -1,32 +1,151 @@
-"""Rulesets, one package each: ``mjstats.rulesets.mcr``, ``mjstats.rulesets.two_player``.
+"""Rulesets, one package each: ``mjstats.rulesets.mcr``, ``mjstats.rulesets.two_player``,
+and the registry that finds them.
 
 A ruleset package holds everything about its game variant:
 
-``fans.py``
-    The fan table (:class:`~mjstats.rulesets.base.FanDef`: key, zh, en, points,
-    excludes) in column order, its options and the module-level ``RULESET``
-    (a frozen :class:`~mjstats.rulesets.base.Ruleset`). Its kernel takes fan
-    ids, points and the 不计 pass from this table.
+``__init__.py``
+    Exposes ``RULESET``, a frozen :class:`~mjstats.rulesets.base.Ruleset`
+    (usually made in ``fans.py``: the fan table of
+    :class:`~mjstats.rulesets.base.FanDef` key, zh, en, points, excludes in
+    column order, the options, the profiles). ``RULESET.binding`` names its
+    binding module.
 ``binding.py``
     What generic code asks instead of branching on the ruleset's name
-    (``Ruleset.binding`` names it, ``Ruleset.kernel`` imports it):
+    (``Ruleset.kernel`` imports it; it may define numba kernels, through
+    :mod:`mjstats.kernels._jit`):
 
-    - ``RULESET_ID``: the id :func:`mjstats.kernels.scoring.score_one` dispatches on;
     - ``opts(rs)``: the kernel's options mask for ruleset ``rs``;
-    - ``score_rows``: the batch kernel; ``BATCH_FIELDS`` the ``HandBatch`` fields it
-      takes after (concealed, melds, win_tile), then the options mask when
-      ``TAKES_OPTS``, then minimum, flowers-count flag, outputs and the suit table;
+    - ``new_work(table)``: the kernel's per-thread scratch (jitted);
+    - ``score(opts, minimum, flowers_count, concealed, melds, win_tile,
+      self_drawn, last_of_kind, kong_win, last_of_wall, seat_wind, round_wind,
+      flowers, situation, work, fan_out)`` -> ``(total, flower_points, form,
+      legal)``: one hand, inlined into :func:`mjstats.kernels.scoring.score_one`
+      (jitted, ``ijit``; it ignores the arguments its game has no use for);
+    - ``score_single``: the one-hand entry of :func:`mjstats.score` (as
+      :func:`mjstats.rulesets.mcr.binding.score_single`);
+    - ``score_rows`` / ``score_rows_serial``: the batch kernel; ``BATCH_FIELDS``
+      the ``HandBatch`` fields it takes after (concealed, melds, win_tile),
+      then the options mask when ``TAKES_OPTS``, then minimum, flowers-count
+      flag, outputs and the suit table;
     - ``check_context(arrays, batch=...)``: the ruleset's own context validation
-      (raising :class:`~mjstats.errors.InvalidContextError` and the like).
-``validation.py`` (optional)
-    Context validation too long to sit in the binding.
+      (raising :class:`~mjstats.errors.InvalidContextError` and the like);
+    - ``FAN_PLANS``: whether the fan-aware policy's plans
+      (:mod:`mjstats.kernels.policies`) are this ruleset's fans (MCR's); when
+      False it plays the efficiency policy.
 
-Adding a ruleset: make a package like these, register its name in
-``mjstats.rules._MODULES``, and give its kernel an id branch in
-:func:`mjstats.kernels.scoring.score_one` and a one-hand entry in
-:data:`mjstats.kernels.scoring.SINGLE_ENTRIES` (what :func:`mjstats.score`
-calls; numba cannot cache kernels that take other jitted functions as
-arguments, so the numba dispatch is by integer id).
-Nothing else changes: ``score``, ``score_batch``, the studies, records and the
-CLI read the fan table and the binding.
+The registry: the packages under ``mjstats/rulesets/`` are found at first use
+(:func:`packages`), plus those given to :func:`register`. A ruleset's kernel
+id (what :func:`mjstats.kernels.scoring.score_one` dispatches on) is its
+position in the registry's names sorted (:func:`ruleset_id`); the numba
+dispatch over the bindings' ``score`` and ``new_work`` is generated from the
+registry, and the numba cache folder is keyed by it
+(:func:`mjstats.kernels._jit.cache_dir`).
+
+Adding a ruleset touches only its own package: copy ``two_player/`` to
+``mjstats/rulesets/<name>/``, change the fan table and the ``Ruleset``'s
+``name`` and ``binding``, and write the binding (its kernel in the package
+too). A package kept outside mjstats is added with
+``mjstats.rulesets.register("my_package")`` before the first kernel runs
+(``tests/third_ruleset/`` is one). ``score``, ``score_batch``, the studies,
+records and the CLI then take ``ruleset="<name>"``.
 """
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+from pathlib import Path
+from types import ModuleType
+
+__all__ = ["bindings", "packages", "register", "registered_files", "ruleset_id"]
+
+# package names given to register(), in call order
+_REGISTERED: list[str] = []
+# name -> package module path, sorted by name (built on first use)
+_BY_NAME: dict[str, str] = {}
+
+
+def _builtin() -> list[str]:
+    return [f"{__name__}.{m.name}" for m in pkgutil.iter_modules(__path__) if m.ispkg]
+
+
+def _table() -> dict[str, str]:
+    if not _BY_NAME:
+        found = {}
+        for path in _builtin() + _REGISTERED:
+            name = importlib.import_module(path).RULESET.name
+            if found.setdefault(name, path) != path:
+                raise ValueError(f"two ruleset packages named {name!r}: {found[name]}, {path}")
+        _BY_NAME.update(sorted(found.items()))
+    return _BY_NAME
+
+
+def packages() -> dict[str, str]:
+    """Ruleset name -> package, sorted by name: those under ``mjstats/rulesets/``
+    and those given to :func:`register`.
+
+    Examples
+    --------
+    >>> packages()["mcr"]
+    'mjstats.rulesets.mcr'
+    """
+    return dict(_table())
+
+
+def ruleset_id(name: str) -> int:
+    """The kernel id of a registered ruleset: its position in :func:`packages`.
+
+    Examples
+    --------
+    >>> ruleset_id("mcr") in range(len(packages()))
+    True
+    """
+    return list(_table()).index(name)
+
+
+def bindings() -> tuple[ModuleType, ...]:
+    """The rulesets' binding modules in id order (imports them, and numba)."""
+    return tuple(
+        importlib.import_module(importlib.import_module(p).RULESET.binding)
+        for p in _table().values()
+    )
+
+
+def register(package: str) -> None:
+    """Add a ruleset package kept outside mjstats (its module path; it exposes
+    ``RULESET`` and a binding as described above). Call it before the first
+    kernel runs: the kernels' dispatch and their cache folder are made from the
+    registry once per process.
+
+    Raises ``ValueError`` once the kernels are loaded, or when the package has
+    no ``RULESET`` with a binding.
+
+    Examples
+    --------
+    >>> register("mjstats.rulesets.mcr")  # a built-in one: nothing changes
+    """
+    path = package.__name__ if isinstance(package, ModuleType) else str(package)
+    if path in _builtin() or path in _REGISTERED:
+        return
+    rs = getattr(importlib.import_module(path), "RULESET", None)
+    if rs is None or not getattr(rs, "binding", ""):
+        raise ValueError(f"{path} has no RULESET with a kernel binding")
+    if "mjstats.kernels.scoring" in sys.modules:
+        raise ValueError(
+            f"register({path!r}) after mjstats loaded its kernels: register rulesets first"
+        )
+    _REGISTERED.append(path)
+    _BY_NAME.clear()
+    jit = sys.modules.get("mjstats.kernels._jit")
+    if jit is not None:  # later kernels cache in the folder of the new registry
+        jit.use_cache_dir()
+
+
+def registered_files():
+    """The source files of the packages given to :func:`register` (they key
+    the numba cache folder with mjstats' own)."""
+    for path in _REGISTERED:
+        module = importlib.import_module(path)
+        for folder in getattr(module, "__path__", []):
+            yield from sorted(Path(folder).rglob("*.py"))

@@ -112,15 +112,13 @@ def game_context(
     [0, 0, 31, 8]
     """
     from mjstats.kernels import policies as P
-    from mjstats.kernels.scoring import RULESET_IDS, kernel_spec
+    from mjstats.kernels.scoring import kernel_spec
     from mjstats.kernels.shanten import FORM_BITS
 
-    if ruleset.name not in RULESET_IDS:
-        raise UnknownRulesetError(
-            f"ruleset {ruleset.name!r} has no game kernels yet; choose one of "
-            f"{', '.join(RULESET_IDS)}"
-        )
-    spec = kernel_spec(ruleset)
+    try:
+        spec = kernel_spec(ruleset)
+    except ValueError as exc:  # no binding, or not registered
+        raise UnknownRulesetError(f"ruleset {ruleset.name!r} has no game kernels: {exc}") from None
     ctx = np.zeros(P.CTX_SIZE, dtype=np.int64)
     ctx[P.CTX_POLICY] = policy_id
     ctx[P.CTX_RULESET] = spec.ruleset_id
@@ -132,6 +130,7 @@ def game_context(
     ctx[P.CTX_SEAT] = seat_wind
     ctx[P.CTX_ROUND] = round_wind
     ctx[P.CTX_OPTS] = spec.opts
+    ctx[P.CTX_FAN_PLANS] = bool(ruleset.kernel.FAN_PLANS)
     return ctx
 
 

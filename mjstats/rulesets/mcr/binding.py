@@ -2,22 +2,33 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from mjstats.hand import CONTEXT_FIELDS
 from mjstats.kernels import mcr as kernel
+from mjstats.kernels._jit import ijit, jit
+from mjstats.kernels.bits import popcount
+from mjstats.kernels.decompose import SuitTable
+from mjstats.kernels.legality import is_legal
+from mjstats.kernels.scoring import ROW_VALUES, ROW_WIN, _checked_row, _write_out
 
 __all__ = [
     "BATCH_FIELDS",
-    "RULESET_ID",
+    "FAN_PLANS",
     "TAKES_OPTS",
     "check_context",
     "kernel",
+    "new_work",
     "opts",
+    "score",
     "score_rows",
     "score_rows_serial",
+    "score_single",
 ]
 
-#: id of the ruleset in :func:`mjstats.kernels.scoring.score_one`
-RULESET_ID = 0
+#: the fan-aware policy's plans (mjstats.kernels.policies) are MCR's fans
+FAN_PLANS = True
+new_work = kernel.new_work
 #: the batch fields ``score_rows`` takes after (concealed, melds, win_tile): all
 #: but ``situation``
 BATCH_FIELDS = CONTEXT_FIELDS[:-1]
@@ -64,3 +75,48 @@ def opts(rs) -> int:
 def check_context(arrays: dict, *, batch: bool) -> None:
     """MCR holds any tiles, seats and rounds: nothing beyond the checks every
     ruleset shares (:func:`mjstats.score` makes those)."""
+
+
+@ijit
+def score(
+    opts, minimum, flowers_count, concealed, melds, win_tile, self_drawn, last_of_kind, kong_win,
+    last_of_wall, seat_wind, round_wind, flowers, situation, work, fan_out,
+):  # fmt: skip
+    """One MCR hand for :func:`mjstats.kernels.scoring.score_one` (``work``: its
+    scratch; ``situation`` unused): ``(total, flower_points, form, legal)``."""
+    base, form = kernel.score_hand(
+        concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, last_of_wall,
+        seat_wind, round_wind, opts, work, fan_out,
+    )  # fmt: skip
+    if base < 0:
+        return -1, 0, 0, False
+    nfl = popcount(flowers)
+    fan_out[kernel.FLOWER_TILES] = nfl
+    total = base + nfl
+    return total, nfl, form, is_legal(total, nfl, minimum, flowers_count)
+
+
+@jit
+def score_single(row, opts, minimum, flowers_count, info, splits, out):
+    """Check and score one packed MCR hand (layout
+    :data:`mjstats.kernels.scoring.ROW_MELDS` ...): :func:`mjstats.score`'s entry.
+
+    Returns ``(problems, total, form, legal)``: the problem bits (then nothing
+    is scored) or 0 and the result. ``info, splits``: the arrays of
+    :func:`~mjstats.kernels.decompose.suit_table` (two arrays are unboxed
+    faster than the named tuple). ``out`` (uint8, fans +
+    :data:`~mjstats.kernels.scoring.SETS_SIZE`) receives the fan counts, then
+    the chosen reading's sets (8 rows of [kind, tile, melded, 0], see
+    :func:`mjstats.kernels.mcr.score_hand`).
+    """
+    problems, c, m, f = _checked_row(row)
+    if problems:
+        return problems, -1, 0, False
+    work = kernel.new_work(SuitTable(info, splits))
+    fan = np.zeros(kernel.N_FANS, dtype=np.uint8)
+    v = ROW_VALUES
+    total, _, form, legal = score(
+        opts, minimum, flowers_count, c[0], m[0], row[ROW_WIN], f[0, 0], f[1, 0], f[2, 0],
+        f[3, 0], row[v], row[v + 1], row[v + 2], 0, work, fan,
+    )  # fmt: skip
+    return _write_out(fan, work[4], out, total, form, legal)

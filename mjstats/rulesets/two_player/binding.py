@@ -2,22 +2,33 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from mjstats.hand import CONTEXT_FIELDS
 from mjstats.kernels import two_player as kernel
+from mjstats.kernels._jit import ijit, jit
+from mjstats.kernels.decompose import SuitTable
+from mjstats.kernels.legality import is_legal
+from mjstats.kernels.scoring import ROW_VALUES, ROW_WIN, _checked_row, _write_out
 from mjstats.rulesets.two_player.validation import check_context
 
 __all__ = [
     "BATCH_FIELDS",
-    "RULESET_ID",
+    "FAN_PLANS",
+    "TAKES_OPTS",
     "check_context",
     "kernel",
+    "new_work",
     "opts",
+    "score",
     "score_rows",
     "score_rows_serial",
+    "score_single",
 ]
 
-#: id of the ruleset in :func:`mjstats.kernels.scoring.score_one`
-RULESET_ID = 1
+#: the fan-aware policy's plans are MCR's fans: here it plays for efficiency
+FAN_PLANS = False
+new_work = kernel.new_work
 #: the batch fields ``score_rows`` takes after (concealed, melds, win_tile): the
 #: game has no 和绝张, so no ``last_of_kind``
 BATCH_FIELDS = tuple(f for f in CONTEXT_FIELDS if f != "last_of_kind")
@@ -31,3 +42,41 @@ score_rows_serial = kernel.score_rows_serial
 def opts(rs) -> int:
     """Kernel options mask of ruleset ``rs``: the two-player kernel has none."""
     return 0
+
+
+@ijit
+def score(
+    opts, minimum, flowers_count, concealed, melds, win_tile, self_drawn, last_of_kind, kong_win,
+    last_of_wall, seat_wind, round_wind, flowers, situation, work, fan_out,
+):  # fmt: skip
+    """One two-player hand for :func:`mjstats.kernels.scoring.score_one`
+    (``work``: its scratch; ``opts`` and ``last_of_kind`` unused, the game has no
+    和绝张): ``(total, flower_points, form, legal)``."""
+    # scalar types normalised (mcr.score_hand does the same), so the scorer is
+    # compiled once whatever the callers pass
+    total, form = kernel.score_hand(
+        concealed, melds, np.int64(win_tile), bool(self_drawn), bool(kong_win),
+        bool(last_of_wall), np.int64(seat_wind), np.int64(round_wind), np.int64(flowers),
+        np.int64(situation), work, fan_out,
+    )  # fmt: skip
+    if total < 0:
+        return -1, 0, 0, False
+    nfl = kernel.flower_points(fan_out)
+    return total, nfl, form, is_legal(total, nfl, minimum, flowers_count)
+
+
+@jit
+def score_single(row, opts, minimum, flowers_count, info, splits, out):
+    """:func:`mjstats.rulesets.mcr.binding.score_single` for the two-player
+    ruleset (``opts`` unused)."""
+    problems, c, m, f = _checked_row(row)
+    if problems:
+        return problems, -1, 0, False
+    work = kernel.new_work(SuitTable(info, splits))
+    fan = np.zeros(kernel.N_FANS, dtype=np.uint8)
+    v = ROW_VALUES
+    total, _, form, legal = score(
+        0, minimum, flowers_count, c[0], m[0], row[ROW_WIN], f[0, 0], False, f[2, 0], f[3, 0],
+        row[v], row[v + 1], row[v + 2], row[v + 3], work, fan,
+    )  # fmt: skip
+    return _write_out(fan, work[6], out, total, form, legal)
