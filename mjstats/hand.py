@@ -1160,8 +1160,9 @@ def _grammar_fields(text: str, context: dict[str, Any]) -> dict[str, Any]:
 
 _FAST_SUIT = {ord(ch): 9 * s - ord("1") for s, ch in enumerate("mpsz")}  # + digit byte = id
 _FAST_Z = 27 - ord("1")
+# W and F are also Botzone letters, but the code W1 is read only when no digit or
+# suit follows the 1, and then the fast path finds a digit group without a suit
 _FAST_HONOR = {ord(ch): 27 + i for i, ch in enumerate(HONOR_LETTERS)}
-_BOTZONE_HONOR = (ord("W"), ord("F"))  # W1, F1: Botzone codes, left to the grammar
 _OPEN = {ord("["): "]", ord("{"): "}"}
 _CACHE_SIZE = 1024  # entries of each cache: the real vocabulary is a few hundred
 _KEYWORD_CACHE: dict[str, dict[str, Any]] = {}  # keyword token -> its context fields
@@ -1183,9 +1184,7 @@ def _keyword_of(word: str) -> dict[str, Any] | None:
 
 def _meld_of(key: str) -> Meld | None:
     """The Meld of ``[...]`` or ``{...}`` alone by the grammar (cached); None if not one."""
-    if not set(key[1:-1]).isdisjoint("[]{}+"):  # the grammar would end the meld earlier
-        return None
-    try:
+    try:  # a bracket or '+' inside is an error of the scan, as of the grammar
         ids = [t for t, _ in _scan_tiles(key, 1, len(key) - 1, where=" (in a meld)")]
         m = _classify_meld(ids, key[0] == "{", key, 0)
     except InvalidHandError:
@@ -1245,8 +1244,6 @@ def _fast_fields(text: str):
                 continue
             t = _FAST_HONOR.get(c)
             if t is not None:
-                if c in _BOTZONE_HONOR and i + 1 < n and 48 <= b[i + 1] <= 57:
-                    return None
                 counts[t] += 1
                 size += 1
                 i += 1
@@ -1275,12 +1272,12 @@ def _fast_fields(text: str):
                 i += 3
             else:
                 win = _FAST_HONOR.get(c)
-                if win is None or (c in _BOTZONE_HONOR and i + 2 < n and 48 <= b[i + 2] <= 57):
+                if win is None:
                     return None
                 i += 2
             counts[win] += 1
         if digits >= 0:
             return None
-    if len(melds) > 4 or size + 3 * len(melds) != 13 or max(counts) > 4:
+    if size + 3 * len(melds) != 13 or max(counts) > 4:  # (5 melds are 15 tiles)
         return None
     return counts, melds, win, {} if ctx is None else ctx
