@@ -1164,7 +1164,7 @@ _FAST_Z = 27 - ord("1")
 # suit follows the 1, and then the fast path finds a digit group without a suit
 _FAST_HONOR = {ord(ch): 27 + i for i, ch in enumerate(HONOR_LETTERS)}
 _OPEN = {ord("["): "]", ord("{"): "}"}
-_CACHE_SIZE = 1024  # entries of each cache: the real vocabulary is a few hundred
+_CACHE_SIZE = 4096  # entries of each cache; beyond, new words take the grammar every time
 _KEYWORD_CACHE: dict[str, dict[str, Any]] = {}  # keyword token -> its context fields
 _MELD_CACHE: dict[str, Meld] = {}  # "[123p]" -> its Meld
 

@@ -667,10 +667,12 @@ def test_fast_path_reads_common_text():
         texts += read_botzone(f).batch.to_text()
     texts = [t for t in texts if t.isascii()]  # flower names are Chinese
     assert len(texts) > 300
+    _KEYWORD_CACHE.clear()  # as in a fresh process (other tests fill the caches)
+    _MELD_CACHE.clear()
     for t in texts:
         _parse_fields(t)  # learns new keywords and melds
     assert all(_fast_fields(t) is not None for t in texts)
-    assert len(_KEYWORD_CACHE) < 1024 and len(_MELD_CACHE) < 1024
+    assert len(_KEYWORD_CACHE) < 1000 and len(_MELD_CACHE) < 300  # far from full
 
 
 def test_fast_path_splits_words_as_the_grammar():
