@@ -237,10 +237,10 @@ _lock = threading.Lock()  # the sessions' counters and the line on the screen
 
 
 class _Session:
-    """One outermost :func:`notice` block: what it compiled, and its display.
+    """One :func:`notice` block: what it compiled, and its display.
 
-    Cheap to create (an entry point makes one per call); the display state is
-    only set up when a compile begins."""
+    Cheap to create (an entry point makes one per call): the display state is
+    only set up when a compile begins (:meth:`compile_started`)."""
 
     __slots__ = (
         "began",
@@ -263,6 +263,9 @@ class _Session:
         self.progress = progress
         self.depth = 0  # nested numba compiles in progress
         self.kernels = 0  # functions compiled so far (numba's own helpers too)
+        self.ticker: threading.Thread | None = None  # None: no compile began
+
+    def _setup(self) -> None:
         self.compile_s = 0.0  # seconds spent in finished top-level compiles
         self.began: float | None = None  # when the current top-level compile began
         self.shown = False
@@ -271,7 +274,6 @@ class _Session:
         self.estimate: tuple[float | None, int | None] = (None, None)
         self.handle: Any = None
         self.stop: threading.Event | None = None
-        self.ticker: threading.Thread | None = None
 
     @property
     def label(self) -> str:
@@ -336,6 +338,8 @@ class _Session:
 
     # main-thread hooks
     def compile_started(self) -> None:
+        if self.ticker is None:
+            self._setup()
         if self.began is None:
             self.began = time.perf_counter()
         if self.ticker is None:
@@ -489,10 +493,7 @@ class notice:
         self._session: _Session | None = None
 
     def __enter__(self) -> notice:
-        if _listener is None:
-            _ensure_listener()
-        self._session = _Session(self.group, self.progress)
-        _active.append(self._session)
+        self._session = _open(self.group, self.progress)
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -500,16 +501,34 @@ class notice:
         if s is None:
             return
         self._session = None
-        _active.remove(s)
-        if s.ticker is not None or s.kernels:
-            s.close()
+        _close(s)
 
     def __call__(self, fn: Callable) -> Callable:
         group, progress, arg = self.group, self.progress, self.progress_arg
 
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            with notice(group, kwargs.get(arg, progress) if arg else progress):
+            # the block without a notice object: a warm score() call is a few us
+            s = _open(group, kwargs.get(arg, progress) if arg else progress)
+            try:
                 return fn(*args, **kwargs)
+            finally:
+                _close(s)
 
         return wrapper
+
+
+def _open(group: str, progress: bool | None) -> _Session:
+    """Enter a :func:`notice` block: its session is active until :func:`_close`."""
+    if _listener is None:
+        _ensure_listener()
+    s = _Session(group, progress)
+    _active.append(s)
+    return s
+
+
+def _close(s: _Session) -> None:
+    """Leave the block of ``s``: say what it compiled, if it compiled."""
+    _active.remove(s)
+    if s.ticker is not None or s.kernels:
+        s.close()

@@ -84,6 +84,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import operator
 import re
 from dataclasses import dataclass
 from enum import IntEnum
@@ -102,6 +103,7 @@ from mjstats.errors import (
 from mjstats.tiles import (
     BOTZONE_CODES,
     CHOW_START_MASK,
+    HONOR_LETTERS,
     N_TILES,
     TILE_TEXT_CHARS,
     TILES,
@@ -456,7 +458,15 @@ def _meld_tuple(melds: Any) -> tuple[Meld, ...]:
             raise InvalidMeldError(f"a meld must be a Meld or a (kind, tile) pair, got {m!r}")
     if len(out) > 4:
         raise InvalidMeldError(f"a hand has at most 4 melds, got {len(out)}")
-    return tuple(sorted(out, key=lambda m: (m.tile, m.kind)))
+    return _sorted_melds(out)
+
+
+_MELD_ORDER = operator.attrgetter("tile", "kind")
+
+
+def _sorted_melds(melds: list[Meld]) -> tuple[Meld, ...]:
+    """Melds in the order a Hand keeps them (by tile, then kind)."""
+    return tuple(sorted(melds, key=_MELD_ORDER)) if len(melds) > 1 else tuple(melds)
 
 
 @dataclass(frozen=True, eq=False)
@@ -1070,6 +1080,8 @@ def _parse_fields(text: str, **context: Any) -> dict[str, Any]:
     of the written hand) happen here, with positions; the remaining checks (copies
     counting the melds) are left to :func:`~mjstats.validation.as_hand_arrays`, so
     that :meth:`mjstats.HandBatch.from_hands` can run them on all rows at once.
+    Common, valid text takes :func:`_fast_fields`; anything else, and every
+    error, the full grammar.
     """
     if not isinstance(text, str):
         raise InvalidHandError(f"hand text must be a string, got {type(text).__name__}")
@@ -1079,6 +1091,19 @@ def _parse_fields(text: str, **context: Any) -> dict[str, Any]:
             f"parse_hand() got unexpected keyword argument(s) {sorted(unknown)}; "
             f"context arguments are {', '.join(CONTEXT_FIELDS)}"
         )
+    fast = _fast_fields(text) if text.isascii() else None
+    if fast is None:
+        return _grammar_fields(text, context)
+    counts, melds, win_tile, ctx = fast
+    if context:
+        ctx.update({name: _coerce_context(name, value) for name, value in context.items()})
+    out = {"concealed": counts, "melds": melds, "win_tile": win_tile, **_CONTEXT_DEFAULTS}
+    out.update(ctx)  # in CONTEXT_FIELDS order, as _grammar_fields
+    return out
+
+
+def _grammar_fields(text: str, context: dict[str, Any]) -> dict[str, Any]:
+    """:func:`_parse_fields` by the full grammar (arguments already checked)."""
     tokens = list(_WORDS.finditer(text))
     first_kw = next((k for k, m in enumerate(tokens) if not _TILE_TOKEN.fullmatch(m.group())), None)
     stop = len(text) if first_kw is None else tokens[first_kw].start()
@@ -1121,3 +1146,138 @@ def _parse_fields(text: str, **context: Any) -> dict[str, Any]:
     ctx = {**_CONTEXT_DEFAULTS, **ctx}  # in CONTEXT_FIELDS order
     win_tile = None if win is None else win[0]
     return {"concealed": counts, "melds": melds, "win_tile": win_tile, **ctx}
+
+
+# --------------------------------------------------------------------------- fast path
+# score(text) parses one hand a call, so the common case (ASCII MPSZ digit groups,
+# honour letters, melds, '+', keywords) is read by one direct scan of bytes
+# instead of the grammar's per-tile generators. It is no second grammar: it reads
+# only digit groups and honour letters itself, takes each meld and keyword from a
+# cache that the grammar fills (a meld or a keyword token read alone means the
+# same anywhere in the text), and returns None on anything else and on every
+# error, so that the grammar reads the text and words the error.
+# tests/test_hand.py checks that both agree on valid and mutated text.
+
+_FAST_SUIT = {ord(ch): 9 * s - ord("1") for s, ch in enumerate("mpsz")}  # + digit byte = id
+_FAST_Z = 27 - ord("1")
+# W and F are also Botzone letters, but the code W1 is read only when no digit or
+# suit follows the 1, and then the fast path finds a digit group without a suit
+_FAST_HONOR = {ord(ch): 27 + i for i, ch in enumerate(HONOR_LETTERS)}
+_OPEN = {ord("["): "]", ord("{"): "}"}
+_CACHE_SIZE = 4096  # entries of each cache; beyond, new words take the grammar every time
+_KEYWORD_CACHE: dict[str, dict[str, Any]] = {}  # keyword token -> its context fields
+_MELD_CACHE: dict[str, Meld] = {}  # "[123p]" -> its Meld
+
+
+def _keyword_of(word: str) -> dict[str, Any] | None:
+    """The context fields of one keyword token by the grammar (cached); None if not one."""
+    if _TILE_TOKEN.fullmatch(word):
+        return None
+    try:
+        kw = _parse_keywords(word, [_WORDS.match(word)])
+    except Exception:  # the grammar says what is wrong, in the text's terms
+        return None
+    if len(_KEYWORD_CACHE) < _CACHE_SIZE:
+        _KEYWORD_CACHE[word] = kw
+    return kw
+
+
+def _meld_of(key: str) -> Meld | None:
+    """The Meld of ``[...]`` or ``{...}`` alone by the grammar (cached); None if not one."""
+    try:  # a bracket or '+' inside is an error of the scan, as of the grammar
+        ids = [t for t, _ in _scan_tiles(key, 1, len(key) - 1, where=" (in a meld)")]
+        m = _classify_meld(ids, key[0] == "{", key, 0)
+    except InvalidHandError:
+        return None
+    if len(_MELD_CACHE) < _CACHE_SIZE:
+        _MELD_CACHE[key] = m
+    return m
+
+
+def _fast_fields(text: str):
+    """``(counts, melds, win_tile, context)`` of common valid ASCII hand text, else None.
+
+    Whitespace splits the text into the words of :data:`_WORDS`; a word of
+    tiles here must be complete (no open meld, '+' or digit group at its end),
+    so the grammar's scan, which only skips whitespace between such words,
+    reads the same.
+    """
+    counts = [0] * N_TILES
+    melds: list[Meld] = []
+    win = None
+    size = 0  # standing tiles
+    ctx = None  # the keywords' fields, once the first keyword is seen
+    for word in text.split():
+        if ctx is not None:
+            kw = _KEYWORD_CACHE.get(word) or _keyword_of(word)
+            if kw is None or not ctx.keys().isdisjoint(kw):  # the grammar merges or refuses
+                return None
+            ctx.update(kw)
+            continue
+        kw = _KEYWORD_CACHE.get(word)
+        if kw is not None:
+            if word[0] in "0123456789[{+":  # the grammar reads it as tiles first
+                return None
+            ctx = dict(kw)
+            continue
+        b = word.encode()
+        n = len(b)
+        i = 0
+        digits = -1  # start of the pending digit group
+        while i < n:
+            c = b[i]
+            if 49 <= c <= 57:  # 1-9
+                if digits < 0:
+                    digits = i
+                i += 1
+                continue
+            if digits >= 0:
+                off = _FAST_SUIT.get(c)
+                group = b[digits:i]
+                if off is None or (off == _FAST_Z and max(group) > 55):  # no suit, 8z, 9z
+                    return None
+                for d in group:
+                    counts[d + off] += 1
+                size += i - digits
+                digits = -1
+                i += 1
+                continue
+            t = _FAST_HONOR.get(c)
+            if t is not None:
+                counts[t] += 1
+                size += 1
+                i += 1
+                continue
+            close = _OPEN.get(c)
+            if close is not None:
+                j = word.find(close, i + 1)
+                if j < 0:
+                    return None
+                key = word[i : j + 1]
+                m = _MELD_CACHE.get(key) or _meld_of(key)
+                if m is None:
+                    return None
+                melds.append(m)
+                i = j + 1
+                continue
+            if c != 43 or win is not None or i + 1 >= n:  # not a first '+' and a tile
+                _keyword_of(word)  # if it is a new keyword: cached for the next text
+                return None
+            c = b[i + 1]
+            if 49 <= c <= 57:
+                off = _FAST_SUIT.get(b[i + 2]) if i + 2 < n else None
+                if off is None or (off == _FAST_Z and c > 55):
+                    return None
+                win = c + off
+                i += 3
+            else:
+                win = _FAST_HONOR.get(c)
+                if win is None:
+                    return None
+                i += 2
+            counts[win] += 1
+        if digits >= 0:
+            return None
+    if size + 3 * len(melds) != 13 or max(counts) > 4:  # (5 melds are 15 tiles)
+        return None
+    return counts, melds, win, {} if ctx is None else ctx

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 from conftest import hands
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_text import _mutate, _spell
 
 import mjstats
 from mjstats.errors import (
@@ -19,7 +21,19 @@ from mjstats.errors import (
     InvalidTileError,
     TileCountError,
 )
-from mjstats.hand import CONTEXT_FIELDS, Hand, Meld, MeldKind, parse_hand
+from mjstats.hand import (
+    _KEYWORD_CACHE,
+    _MELD_CACHE,
+    _WORDS,
+    CONTEXT_FIELDS,
+    Hand,
+    Meld,
+    MeldKind,
+    _fast_fields,
+    _grammar_fields,
+    _parse_fields,
+    parse_hand,
+)
 from mjstats.tiles import TILES, format_tiles, parse_tiles
 
 # --------------------------------------------------------------------------- Meld
@@ -507,3 +521,160 @@ def test_named_situation_bits_add_up(words, bits):
     h = parse_hand(f"123m456m789m111z2z+2z {words}")
     assert h.situation == bits
     assert parse_hand(str(h)).situation == bits  # canonical text keeps the number
+
+
+# --------------------------------------------------------------------------- the fast path
+# _parse_fields reads common valid ASCII text by a direct scan (_fast_fields) and
+# everything else by the grammar (_grammar_fields): both must give the same fields,
+# or the same error, on any text.
+
+FAST_PIECES = [
+    *"0123456789mpszESWNPFCBTJ[]{}+ ,=-_x\t",
+    "W1",
+    "F1",
+    "F5",
+    "W0",
+    "B2",
+    "+W1",
+    "+F",
+    "+E",
+    "+8s",
+    "+9z",
+    "[123m]",
+    "[1m2m3m]",
+    "[EEE]",
+    "{1111z}",
+    "[5555p]",
+    "[789z]",
+    "{123s}",
+    "123456789m",
+    "89z",
+    " self-drawn",
+    " tsumo",
+    " ron",
+    " after-kong",
+    " 4th-tile",
+    " KONG",
+    " SEAT=S",
+    " seat=S",
+    " seat=1",
+    " round=w",
+    " flowers=2",
+    " flowers=0x11",
+    " situation=5",
+    " riichi",
+    " 天听",
+    " 123m",
+]
+
+
+def _fields_or_error(parse, text, context):
+    try:
+        return parse(text, context)
+    except (InvalidHandError, TypeError) as exc:
+        return type(exc), str(exc)
+
+
+def _fast(text, context):
+    return _parse_fields(text, **context)
+
+
+def _assert_agree(text, context=None):
+    context = context or {}
+    for _ in range(2):  # the second call finds the keywords and melds in the caches
+        assert _fields_or_error(_fast, text, context) == _fields_or_error(
+            _grammar_fields, text, context
+        ), text
+
+
+_contexts = st.dictionaries(
+    st.sampled_from(CONTEXT_FIELDS), st.one_of(st.booleans(), st.integers(0, 4)), max_size=2
+)
+
+
+@settings(max_examples=300)
+@given(hand=hands(), seed=st.integers(0, 2**32 - 1), context=_contexts)
+def test_fast_path_agrees_with_the_grammar_on_spelled_and_mutated_hands(hand, seed, context):
+    rng = np.random.default_rng(seed)
+    text = _spell(hand, rng)  # every notation, random keyword spellings
+    _assert_agree(str(hand))
+    _assert_agree(text)
+    _assert_agree(_mutate(text, rng))
+    _assert_agree(_mutate(str(hand), rng), context)
+
+
+@settings(max_examples=1000)
+@given(
+    pieces=st.lists(st.sampled_from(FAST_PIECES), max_size=20),
+    hand=hands(),
+    at=st.integers(0, 60),
+)
+def test_fast_path_agrees_with_the_grammar_near_valid_text(pieces, hand, at):
+    text = str(hand)
+    _assert_agree("".join(pieces))
+    _assert_agree(text[:at] + "".join(pieces) + text[at:])
+    _assert_agree(text[:at] + "".join(pieces[:1]) + text[at + 1 :])  # one character replaced
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[123p]55m12379s789p+8s",
+        "EEE 123m 456p 789s 9m +9m tsumo seat=S",
+        "W1 W2 W3 B4B5B6 T7T8T9 F1F1F1 J1 +J1",
+        "111z W1m 456p 789s 99s +9s",  # W then 1m, not the code W1
+        "123m456p789s111z2z+W1",  # +W1 is 1m... and a sixth tile
+        "123m456p789s11z22z+F",
+        "[1 2 3p]456p789s11z22z+2z",
+        "123m456p789s11z2z +2z",
+        "123m456p789s11z2z+ 2z",
+        "123m456p789s11z22z+2z tsumo ron",
+        "123m456p789s11z22z+2z tsumo zimo",
+        "123m456p789s11z22z+2z riichi 天听 situation=1",
+        "123m456p789s11z22z+2z 4th-tile",
+        "123m456p789s11z22z+2z seat=S 12m",
+        "123m456p789s11z22z+2z2z",
+        "1111m456p789s11z22z+1m",
+        "11111m456p789s1z2z+2z",  # a fifth copy among 13 tiles
+        "120m456p789s11z22z+2z",
+        "123m456p789s11z22z+0z",
+        "123m456p789s11z28z+2z",
+        "123m456p789s11z22z+8z",
+        "1111m456p789s1z22z+1m",  # the winning tile is the fifth
+        "[123m]1m1111m456p789s+2z",
+        "W1m456p789s11z22z+2z",
+        "W1 2m456p789s11z22z+2z",
+        "F1F1F1 E1m456p789s11z+1z",
+        "[123m][123m][123m][123m][123m]2z+2z",
+        "[8888z]456p789s11z22z+2z",
+        "",
+    ],
+)
+def test_fast_path_agrees_with_the_grammar_on_edge_cases(text):
+    _assert_agree(text)
+
+
+def test_fast_path_reads_common_text():
+    # the speed claim: canonical ASCII text and the Botzone records never take the grammar
+    from conftest import SEED, random_hand_arrays
+
+    from mjstats.records import read_botzone
+
+    rng = np.random.default_rng(SEED)
+    texts = mjstats.HandBatch(**random_hand_arrays(rng, 500)).to_text()
+    data = Path(__file__).parent / "data" / "botzone"
+    for f in [data / "sample.txt", *sorted((data / "judge-logs").glob("*.json"))]:
+        texts += read_botzone(f).batch.to_text()
+    texts = [t for t in texts if t.isascii()]  # flower names are Chinese
+    assert len(texts) > 300
+    _KEYWORD_CACHE.clear()  # as in a fresh process (other tests fill the caches)
+    _MELD_CACHE.clear()
+    for t in texts:
+        _parse_fields(t)  # learns new keywords and melds
+    assert all(_fast_fields(t) is not None for t in texts)
+    assert len(_KEYWORD_CACHE) < 1000 and len(_MELD_CACHE) < 300  # far from full
+
+
+def test_fast_path_splits_words_as_the_grammar():
+    text = "".join(chr(c) for c in range(0x3100)) + "\u3000x\U0001f004"
+    assert text.split() == [m.group() for m in _WORDS.finditer(text)]
