@@ -39,9 +39,7 @@ def _fan(fans, key):
 
 
 def _check(n, seed, policy):
-    games, fans, final = play_games(
-        n, seed, ruleset=RS, policy=policy, check=True, keep_state=True
-    )
+    games, fans, final = play_games(n, seed, ruleset=RS, policy=policy, check=True, keep_state=True)
     assert list(c for c in games.columns if c.startswith("score")) == ["score0", "score1"]
     assert (games.error == G.E_OK).all()
     assert np.isin(final[:, G.S_PHASE], (G.PH_WIN, G.PH_DRAWN)).all()
@@ -108,7 +106,8 @@ def test_two_player_invariants(policy):
     n = scaled(3000 if policy == "random" else 1500)
     games, fans, final = _check(n, 11, policy)
     _situations_hold(games, fans, final)
-    assert (games.winner >= 0).mean() > 0.3  # games are won, not all drawn
+    # games are won, not all drawn (the random policy passes up most wins)
+    assert (games.winner >= 0).mean() > (0.3 if policy == "efficiency" else 0.05)
     # the declarations do happen, and so does 立直
     assert (_fan(fans, "declared_ready") > 0).any()
 

@@ -1,4 +1,12 @@
-"""Numba kernels of the four-player MCR game engine (one hand, 局, from the deal to the end).
+"""Numba kernels of the game engine (one hand, 局, from the deal to the end): four-player
+MCR, and two-seat games (二人麻将) with the same kernels.
+
+The ruleset's game rules come as data in the game context ``gctx`` (``G_SEATS``,
+``G_SEAT_WIND``, ``G_CLAIMS``, ``G_SITUATIONS``, ``G_TILES``, ``G_WALL_FLOWERS``; see
+:func:`mjstats.games.engine.game_rules`): the number of seats (seats 2-3 stay empty
+in a two-seat game), the tile kinds of the wall, the claims allowed (robbing a kong
+or not), and whether the situation bits (天胡, 地胡, 人胡, 报听, 天听: :func:`situation`,
+:func:`declare`) are derived for the scorer.
 
 Why here: every numba kernel of mjstats lives in :mod:`mjstats.kernels` (the cache
 key and the no-JIT test lane cover this package); :mod:`mjstats.games` is the public
@@ -1063,7 +1071,7 @@ def shuffle_wall(rng, wall, tiles, n_flowers):
 
 @jit
 def wall_size(tiles, n_flowers):
-    """Tiles in a wall of four copies of each kind in the mask ``tiles`` and ``n_flowers`` flowers."""
+    """Tiles in a wall of four copies of each kind in ``tiles`` (a mask) and ``n_flowers``."""
     n = n_flowers
     for t in range(34):
         n += 4 * ((tiles >> t) & 1)

@@ -1,8 +1,10 @@
-"""``games``: four-player MCR hands (局) played by the game engine's policies, aggregated.
+"""``games``: hands (局) played by the game engine's policies, aggregated.
 
 Each game is played by :func:`mjstats.games.play_games` from the deal to a win or
-an exhausted wall: four seats (seat 0 East, the dealer; seat wind = seat), claims,
-kongs, robbing a kong, flowers on the shared wall, and the ruleset's payments.
+an exhausted wall: four seats for MCR (seat 0 East, the dealer; seat wind = seat),
+two for the two-player ruleset (East and West; per-seat counters have two rows),
+claims, kongs, robbing a kong where allowed, flowers on the shared wall, and the
+ruleset's payments.
 Game ``i`` of seed ``s`` gets its wall and its random choices from ``(s, i)``
 alone (:func:`mjstats.kernels.game.game_rng`), so the numbers do not depend on
 the chunk size, the threads, the backend or a resume.
