@@ -305,5 +305,7 @@ def test_scripted_promoted_kong_is_not_robbed():
     t.answer()
     # the dealer draws the fourth 9m: a promoted kong nobody may rob, the replacement follows
     t.do(G.A_BUGANG, "9m")
+    assert t.resp(1) == [G.A_PASS]
+    t.answer()
     assert t.S[G.S_PHASE] == G.PH_OWN and t.S[G.S_TURN] == 0 and t.S[G.S_KONG_DRAW] == 1
     assert t.S[G.S_MELD] == 3

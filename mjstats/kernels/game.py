@@ -415,7 +415,7 @@ def score_win(S, p, w, self_drawn, kong_win, last_kind, last_wall, gctx, scratch
     return total, legal
 
 
-@ijit
+@hjit
 def situation(S, p, self_drawn, kong_win):
     """Situation bits (``SIT_*``) of seat ``p`` winning now, from the state.
 
@@ -452,7 +452,7 @@ def situation(S, p, self_drawn, kong_win):
     return earthly | bits
 
 
-@ijit
+@hjit
 def _ready(S, p, gctx, tab, counts):
     """Whether seat ``p``'s 3k+1 hand is ready and it claimed nothing (concealed
     kongs allowed): what a 报听 needs."""
@@ -462,9 +462,12 @@ def _ready(S, p, gctx, tab, counts):
     return waits(S, p, gctx[G_FORMS], tab, counts) != 0
 
 
-@ijit
+@hjit
 def declare(S, p, gctx, tab, counts):
     """Declarations (报听, 天听) after seat ``p``'s discard, for rulesets with situation fans.
+
+    Not inlined (nor :func:`situation`): four-seat games never call them, and
+    their code inside the game loop slowed those games.
 
     The rule text gives a declaration no cost and no constraint (it does not lock
     the hand), so declaring is never worse than not: every seat declares as soon
@@ -595,6 +598,8 @@ def legal_response(S, q, gctx, tab, scratch, fan_out, buf, acts):
         return n
     h = S_HAND + 34 * q
     rob = S[S_PHASE] == PH_ROB
+    if rob and not gctx[G_CLAIMS] & CLAIM_ROB:  # no robbing a kong: pass only
+        return n
     mask = waits(S, q, gctx[G_FORMS], tab, buf[0])
     if (mask >> t) & 1:
         last_kind = _last_of_kind_on_discard(S, t, rob)
@@ -671,9 +676,7 @@ def apply_own(S, a, gctx, tab, scratch, fan_out, buf):
         S[S_LAST_TILE] = t
         S[S_LAST_SEAT] = p
         S[S_DRAWN] = -1
-        S[S_PHASE] = PH_ROB
-        if not gctx[G_CLAIMS] & CLAIM_ROB:  # nobody may rob it: the replacement draw
-            begin_turn(S, p, True, gctx, tab, scratch, fan_out, buf)
+        S[S_PHASE] = PH_ROB  # robbed or not (legal_response), then the replacement draw
 
 
 @ijit
@@ -689,7 +692,7 @@ def resolve(S, resp, gctx, tab, scratch, fan_out, buf):
     best_rank = 0
     n = seats(S)
     for k in range(1, n):
-        q = (d + k) % n
+        q = d + k if d + k < n else d + k - n  # no division: this runs on every discard
         r = _RANK[resp[q] // 64]
         if r > best_rank:
             best_rank = r
@@ -1153,7 +1156,7 @@ def play_game(S, wall, gctx, pctx, tab, scratch, fan_out, work, buf, view, acts,
             for k in range(4):
                 resp[k] = A_PASS
             for k in range(1, n_seats):
-                q = (d + k) % n_seats
+                q = d + k if d + k < n_seats else d + k - n_seats
                 n = legal_response(S, q, gctx, tab, scratch, fan_out, buf, acts)
                 if n == 1:
                     continue
