@@ -175,10 +175,8 @@ def test_bad_options():
         play_games(1, 1, policy=["random", "random"])
     with pytest.raises(GameOptionError, match="unknown wall"):
         play_games(1, 1, wall="round")
-    with pytest.raises(
-        GameOptionError, match=r"four-player rulesets only so far; .* has 2 players"
-    ):
-        play_games(1, 1, ruleset="two-player")
+    with pytest.raises(GameOptionError, match=r"Botzone wall .* plays 2 seats"):
+        play_games(1, 1, ruleset="two-player", wall="botzone")
     with pytest.raises(GameOptionError, match="use wall='botzone'"):
         play_games(1, 1, wall="shared", records="x.txt")
 

@@ -207,7 +207,8 @@ def test_botzone_wall_and_equal_policies():
         ({"policy": ["efficiency", "random"]}, "one policy for all seats or one per seat"),
         ({"policy": "greedy"}, "unknown policy"),
         ({"wall": "round"}, "unknown wall"),
-        ({"ruleset": "two-player"}, "four-player rulesets only"),
+        ({"ruleset": "two-player", "wall": "botzone"}, "Botzone wall is the 136 tiles"),
+        ({"ruleset": "two-player", "round_wind": 1}, "plays round winds"),
         ({"round_wind": 4}, "round wind"),
     ],
 )
@@ -281,15 +282,15 @@ def test_cli_help():
     result = CliRunner().invoke(cli, ["study", "--help"])
     assert result.exit_code == 0
     assert "games" in result.output and "--wall" in result.output
-    assert "once for all or four times" in " ".join(result.output.split())
+    assert "once for all or once per seat" in " ".join(result.output.split())
 
 
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--policy", "efficiency", "--policy", "random"], "one --policy for every seat or four"),
+        (["--policy", "efficiency", "--policy", "random"], "one policy for all seats or one per"),
         (["--policy", "greedy"], "unknown policy"),
-        (["--ruleset", "two-player"], "four-player rulesets only"),
+        (["--ruleset", "two-player", "--wall", "botzone"], "Botzone wall is the 136 tiles"),
         (["--draws", "5"], "--draws applies to study play"),
         (["--tiles", "13"], "--tiles applies to study dealt"),
         (["--round-wind", "4"], "'--round-wind'"),

@@ -170,12 +170,7 @@ def _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_ti
             params.update(tiles=int(tiles), useful=useful, per_form=per_form)
         if kind == "play":
             params.update(policy=_play_policy(policy), draws=draws, last_tile=last_tile)
-        if kind == "games":
-            if len(policy) not in (0, 1, 4):
-                raise click.UsageError(
-                    f"games takes one --policy for every seat or four (one per seat, East "
-                    f"first), not {len(policy)}"
-                )
+        if kind == "games":  # one --policy or one per seat: the study checks the count
             params.update(
                 policy=list(policy) or _DEFAULT_POLICY[kind],
                 wall=wall or "shared",
@@ -298,7 +293,9 @@ def _resumed_study(path: Path, ctx: click.Context):
             if not value:
                 continue
             shown = " ".join(f"--policy {v}" for v in value)
-            value = list(value) * 4 if study.kind == "games" and len(value) == 1 else list(value)
+            if study.kind == "games" and len(value) == 1:
+                value = list(value) * len(study.policy)
+            value = list(value)
             convert = list if study.kind == "games" else (lambda v: v[0] if len(v) == 1 else v)
         if key not in params:
             raise click.UsageError(f"{shown} does not apply to {where}")
@@ -399,7 +396,7 @@ def _check_dask(value: str | None) -> str | None:
     default="sample",
     required=False,
 )
-@click.option("--ruleset", default="mcr", show_default=True, help="Ruleset (mcr).")
+@click.option("--ruleset", default="mcr", show_default=True, help="Ruleset (mcr, two-player).")
 @click.option(
     "--n",
     "n",
@@ -439,7 +436,8 @@ def _check_dask(value: str | None) -> str | None:
     multiple=True,
     metavar="NAME",
     help="play: discard policy (efficiency, fan-aware) [default: efficiency]. games: the "
-    "seats' policy (random, efficiency), once for all or four times, East first.",
+    "seats' policy (random, efficiency), once for all or once per seat (four; two in "
+    "two-player), East first.",
 )
 @click.option(
     "--draws",

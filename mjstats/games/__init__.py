@@ -18,7 +18,9 @@ from mjstats.games.engine import (
     WALLS,
     GameError,
     GameOptionError,
+    GameRules,
     engine_context,
+    game_rules,
     play_games,
 )
 from mjstats.games.replay import ReplayError, replay
@@ -28,8 +30,10 @@ __all__ = [
     "WALLS",
     "GameError",
     "GameOptionError",
+    "GameRules",
     "ReplayError",
     "engine_context",
+    "game_rules",
     "play_games",
     "replay",
 ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import pandas as pd
 
@@ -9,7 +11,16 @@ from mjstats.compiling import notice
 from mjstats.kernels import game as G
 from mjstats.rules import Ruleset, get_ruleset
 
-__all__ = ["POLICIES", "WALLS", "GameError", "GameOptionError", "engine_context", "play_games"]
+__all__ = [
+    "POLICIES",
+    "WALLS",
+    "GameError",
+    "GameOptionError",
+    "GameRules",
+    "engine_context",
+    "game_rules",
+    "play_games",
+]
 
 
 class GameOptionError(ValueError):
@@ -76,13 +87,13 @@ POLICIES = tuple(G.POLICY_IDS)
 while a fan target reaching the minimum stays reachable)."""
 
 
-def _policy_ids(policy) -> list[int]:
+def _policy_ids(policy, n_seats: int = 4) -> list[int]:
     names = [policy] if isinstance(policy, str) else list(policy)
     if len(names) == 1:
-        names = names * 4
-    if len(names) != 4:
+        names = names * n_seats
+    if len(names) != n_seats:
         raise GameOptionError(
-            f"give one policy for all seats or one per seat (4), not {len(names)}"
+            f"give one policy for all seats or one per seat ({n_seats}), not {len(names)}"
         )
     ids = []
     for name in names:
@@ -110,16 +121,23 @@ def engine_context(ruleset, wall: str, round_wind: int, policy, check: bool = Fa
     from mjstats.studies.play import game_context
 
     rs = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
-    if rs.opponents != 3:  # the engine's state and walls are those of four seats
-        raise GameOptionError(
-            f"the game engine plays four-player rulesets only so far; {rs.title} "
-            f"({rs.spec!r}) has {rs.opponents + 1} players"
-        )
+    rules = game_rules(rs)
+    n_seats = len(rules.seat_winds)
     if wall not in WALLS:
         raise GameOptionError(f"unknown wall {wall!r}; choose one of {', '.join(WALLS)}")
+    if wall == "botzone" and (n_seats != 4 or rules.tiles != G.ALL_TILES):
+        raise GameOptionError(
+            f"the Botzone wall is the 136 tiles of four players; {rs.title} ({rs.spec!r}) "
+            f"plays {n_seats} seats: use wall='shared'"
+        )
     if not 0 <= int(round_wind) <= 3:
         raise GameOptionError(f"round wind must be 0-3 (E S W N), not {round_wind!r}")
-    ids = _policy_ids(policy)
+    if rules.rounds is not None and int(round_wind) not in rules.rounds:
+        raise GameOptionError(
+            f"{rs.title} ({rs.spec!r}) plays round winds {list(rules.rounds)} only, "
+            f"not {round_wind!r}"
+        )
+    ids = _policy_ids(policy, n_seats)
     spec = kernel_spec(rs)
     gctx = np.zeros(G.G_SIZE, np.int64)
     gctx[G.G_RULESET] = spec.ruleset_id
@@ -130,10 +148,64 @@ def engine_context(ruleset, wall: str, round_wind: int, policy, check: bool = Fa
     gctx[G.G_BASE] = rs.base_payment
     gctx[G.G_WALL] = WALLS[wall]
     gctx[G.G_CHECK] = int(check)
-    gctx[G.G_POLICY : G.G_POLICY + 4] = ids
-    pctx = np.stack([game_context(rs, 0, seat, int(round_wind)) for seat in range(4)])
+    gctx[G.G_POLICY : G.G_POLICY + n_seats] = ids
+    gctx[G.G_SEATS] = n_seats
+    winds = list(rules.seat_winds) + [0] * (4 - n_seats)
+    gctx[G.G_SEAT_WIND : G.G_SEAT_WIND + 4] = winds
+    gctx[G.G_CLAIMS] = rules.claims
+    gctx[G.G_SITUATIONS] = int(rules.situations)
+    gctx[G.G_TILES] = rules.tiles
+    gctx[G.G_WALL_FLOWERS] = rules.flowers if wall == "shared" else 0
+    pctx = np.stack([game_context(rs, 0, w, int(round_wind)) for w in winds])
     gctx[G.G_FORMS] = pctx[0, 2]
     return gctx, pctx, get_tables(), suit_table()
+
+
+class GameRules(NamedTuple):
+    """A ruleset's game rules as the engine takes them (from its kernel binding).
+
+    ``seat_winds``: the wind of each seat in play, seat 0 the dealer; ``claims``:
+    mask of ``mjstats.kernels.game.CLAIM_*``; ``situations``: whether the engine
+    derives the situation bits (天胡 ...); ``tiles``: mask of the tile kinds in the
+    wall (four copies each); ``flowers``: flowers in the shared wall; ``rounds``:
+    the round winds the scorer accepts (None: any).
+    """
+
+    seat_winds: tuple[int, ...]
+    claims: int
+    situations: bool
+    tiles: int
+    flowers: int
+    rounds: tuple[int, ...] | None
+
+
+def game_rules(ruleset) -> GameRules:
+    """The :class:`GameRules` of a ruleset, from its binding's ``SEAT_WINDS``,
+    ``CLAIMS``, ``SITUATIONS``, ``WALL_FLOWERS`` (``ROUNDS`` if it has one) and its tiles.
+
+    Examples
+    --------
+    >>> r = game_rules("two-player")
+    >>> r.seat_winds, r.situations, bin(r.tiles).count("1")
+    ((0, 2), True, 16)
+    """
+    rs = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
+    binding = rs.kernel
+    winds = tuple(int(w) for w in getattr(binding, "SEAT_WINDS", ()))
+    if not 2 <= len(winds) <= 4 or len(winds) != rs.opponents + 1:
+        raise GameOptionError(
+            f"{rs.title} ({rs.spec!r}) gives the game engine no seats "
+            f"(its binding's SEAT_WINDS) for its {rs.opponents + 1} players"
+        )
+    claims = 0
+    for name in binding.CLAIMS:
+        claims |= G.CLAIM_BITS[name]
+    tiles = 0
+    for t in rs.tiles:
+        tiles |= 1 << int(t)
+    rounds = getattr(binding, "ROUNDS", None)
+    return GameRules(winds, claims, bool(binding.SITUATIONS), tiles, int(binding.WALL_FLOWERS),
+                     None if rounds is None else tuple(rounds))  # fmt: skip
 
 
 @notice("games")  # says so while the first call compiles the engine
@@ -150,7 +222,11 @@ def play_games(
     keep_state: bool = False,
     records=None,
 ):
-    """Play ``n`` four-player MCR games (hands, 局) with built-in policies.
+    """Play ``n`` games (hands, 局) of a ruleset with built-in policies.
+
+    Four seats for MCR, two for the two-player ruleset (seat 0 East the dealer,
+    seat 1 West; its 72-tile wall with 8 flowers, its situation fans derived from
+    the game: docs/two-player-rules.md, "Games").
 
     Game ``first + i`` of seed ``seed`` always gets the same wall and the same
     random choices, whatever the threads or how the games are split.
@@ -160,9 +236,11 @@ def play_games(
     n, seed : int
         Number of games and study seed.
     ruleset : Ruleset or str
-        ``"mcr"`` (options and profiles apply: the scorer is the ruleset's).
+        ``"mcr"`` (options and profiles apply: the scorer is the ruleset's) or
+        ``"two-player"``.
     wall : {"shared", "botzone"}
-    policy : str or sequence of 4 str
+        ``"botzone"`` for four-player rulesets only.
+    policy : str or sequence of str
         One of :data:`POLICIES` for all seats, or one per seat (seat 0 East, the dealer).
     round_wind : int
         0-3 (E S W N).
@@ -192,7 +270,8 @@ def play_games(
         One row per game: ``error`` (always 0: a stopped game raises
         :class:`GameError`), ``winner`` (-1 drawn), ``kind``
         (0 discard, 1 self-drawn, 2 robbed kong), ``from_seat``, ``total``,
-        ``score0``..``score3``, ``steps``, ``claims``, ``last_of_kind``,
+        ``score0``..``score3`` (one per seat: two in a two-seat game), ``steps``,
+        ``claims``, ``last_of_kind``,
         ``last_of_wall``, ``kong_win``.
     fans : numpy.ndarray
         uint8 (n, n_fans): fan counts of each game's win (zero rows for draws).
@@ -203,6 +282,9 @@ def play_games(
     >>> scores = games[["score0", "score1", "score2", "score3"]]
     >>> int(scores.sum(axis=1).abs().max()), int(games.error.max())
     (0, 0)
+    >>> two, _ = play_games(20, seed=1, ruleset="two-player", policy="random")
+    >>> [c for c in two.columns if c.startswith("score")]
+    ['score0', 'score1']
     """
     if int(n) < 0:
         raise GameOptionError(f"number of games must be >= 0, not {n}")
@@ -237,7 +319,7 @@ def play_games(
         "from_seat": out[:, G.R_FROM],
         "total": out[:, G.R_TOTAL],
     }
-    for q in range(4):
+    for q in range(int(gctx[G.G_SEATS])):
         cols[f"score{q}"] = out[:, G.R_SCORE + q]
     cols.update(
         steps=out[:, G.R_STEPS],

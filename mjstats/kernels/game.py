@@ -1,4 +1,12 @@
-"""Numba kernels of the four-player MCR game engine (one hand, 局, from the deal to the end).
+"""Numba kernels of the game engine (one hand, 局, from the deal to the end): four-player
+MCR, and two-seat games (二人麻将) with the same kernels.
+
+The ruleset's game rules come as data in the game context ``gctx`` (``G_SEATS``,
+``G_SEAT_WIND``, ``G_CLAIMS``, ``G_SITUATIONS``, ``G_TILES``, ``G_WALL_FLOWERS``; see
+:func:`mjstats.games.engine.game_rules`): the number of seats (seats 2-3 stay empty
+in a two-seat game), the tile kinds of the wall, the claims allowed (robbing a kong
+or not), and whether the situation bits (天胡, 地胡, 人胡, 报听, 天听: :func:`situation`,
+:func:`declare`) are derived for the scorer.
 
 Why here: every numba kernel of mjstats lives in :mod:`mjstats.kernels` (the cache
 key and the no-JIT test lane cover this package); :mod:`mjstats.games` is the public
@@ -102,6 +110,12 @@ S_ERR_ACTION = 438
 S_CLAIMS = 439  # claims made (chow, pung, kong) in the game
 S_DRAWS = 440  # tiles drawn after the deal (kong replacements included)
 S_NLOG = 441  # moves written to the game's log (play_game)
+# slots kept 0 in a four-seat game without situation fans, so that such games'
+# states are those of before two-seat games existed (benchmarks/games_fingerprint.py)
+S_VACANT = 442  # seats not in play: 4 - the ruleset's seats
+S_DISCARDS = 443  # discards made (counted only when the ruleset has situation fans)
+S_DECLARED = 444  # declared-ready bits (SIT_READY, SIT_HEAVENLY_READY) of seat p << 8 p
+S_SITUATION = 445  # situation bits of the last scored win (the win's, once won)
 N_STATE = 448
 
 # phases
@@ -144,7 +158,30 @@ G_BASE = 6
 G_WALL = 7
 G_CHECK = 8  # verify the tile invariants after every step
 G_POLICY = 12  # 4: policy id per seat
-G_SIZE = 16
+# the ruleset's game rules as data (its kernel binding's SEAT_WINDS, CLAIMS,
+# SITUATIONS and WALL_FLOWERS, its tiles); see mjstats.games.engine.engine_context
+G_SEATS = 16  # seats in play (2 or 4)
+G_SEAT_WIND = 17  # 4: seat wind of seat p (two-player: 0 East, 2 West)
+G_CLAIMS = 21  # mask of CLAIM_* the ruleset allows
+G_SITUATIONS = 22  # 1: derive the situation bits (天胡, 地胡, 人胡, 报听, 天听)
+G_TILES = 23  # mask of the tile kinds (bit t: four copies of tile t in the wall)
+G_WALL_FLOWERS = 24  # flowers in the shared wall (codes 34 .. 34 + n - 1)
+G_SIZE = 32
+
+CLAIM_CHOW = 1
+CLAIM_PUNG = 2
+CLAIM_KONG = 4  # exposed kong on a discard (promoted and concealed kongs are always allowed)
+CLAIM_ROB = 8  # robbing a promoted kong (抢杠和)
+CLAIM_BITS = {"chow": CLAIM_CHOW, "pung": CLAIM_PUNG, "kong": CLAIM_KONG, "rob": CLAIM_ROB}
+ALL_TILES = (1 << 34) - 1
+
+# situation bits of the scorer's contract (mjstats.kernels.scoring.score_one;
+# the two-player kernel's SIT_*)
+SIT_HEAVENLY = 1  # 天胡: the dealer wins on the first draw of the game
+SIT_EARTHLY = 2  # 地胡: another seat wins on its own first draw, nothing claimed or konged
+SIT_HUMAN = 4  # 人胡: another seat wins on the dealer's first discard, the dealer unkonged
+SIT_READY = 8  # 报听 (scored as 立直)
+SIT_HEAVENLY_READY = 16  # 天听
 
 POLICY_RANDOM = 0
 POLICY_EFFICIENCY = 1
@@ -224,26 +261,39 @@ def _clear(S, n):
 
 @hjit
 def new_game(S, wall, wall_kind, round_wind):
-    """Reset ``S`` and deal 13 tiles to each seat from ``wall``; returns an error code.
+    """Reset ``S`` and deal 13 tiles to each of four seats from ``wall``; returns an error code.
 
     ``wall``: int64 tile codes (0-33, flowers 34-41), 136 for ``WALL_BOTZONE`` (no
     flowers), 144 for ``WALL_SHARED``. Seat 0 (East) is the dealer and draws first:
     after this call the dealer's first draw is made (phase ``PH_OWN``).
     """
+    return new_game_of(S, wall, wall_kind, round_wind, 4, ALL_TILES, 8 * wall_kind)
+
+
+@hjit
+def new_game_of(S, wall, wall_kind, round_wind, n_seats, tiles, n_flowers):
+    """:func:`new_game` for ``n_seats`` seats (2-4) and a wall of four copies of each
+    tile kind in the mask ``tiles`` plus ``n_flowers`` flowers (``WALL_SHARED``; the
+    Botzone wall is always the 136 tiles of four seats)."""
     _clear(S, S.shape[0])
     n = wall.shape[0]
-    if n != 136 + 8 * wall_kind:
+    if wall_kind == WALL_BOTZONE and (n_seats != 4 or tiles != ALL_TILES or n_flowers != 0):
+        return E_WALL
+    kinds = 0
+    for t in range(34):
+        kinds += (tiles >> t) & 1
+    if n != 4 * kinds + n_flowers or n > 144 or n_seats < 2 or n_seats > 4:
         return E_WALL
     # copies of each code counted in S[0:42] (the hands, still empty): no allocation
     for i in range(n):
         t = wall[i]
-        if t < 0 or t >= 34 + 8 * wall_kind:
+        if t < 0 or t >= 34 + n_flowers:
             _clear(S, 42)
             return E_WALL
         S[t] += 1
         S[S_WALL + i] = t
     for t in range(42):
-        if S[t] != (4 if t < 34 else (1 if wall_kind == WALL_SHARED else 0)):
+        if S[t] != (4 * ((tiles >> t) & 1) if t < 34 else (1 if t < 34 + n_flowers else 0)):
             _clear(S, 42)
             return E_WALL
     _clear(S, 42)
@@ -257,12 +307,27 @@ def new_game(S, wall, wall_kind, round_wind):
     S[S_LAST_SEAT] = -1
     S[S_LAST_TILE] = -1
     S[S_DRAWN] = -1
+    S[S_VACANT] = 4 - n_seats
     for p in range(4):
         S[S_WAITS + p] = -1
+    for p in range(n_seats):
         for _ in range(13):
             t = _take(S, p, False)
             S[S_HAND + 34 * p + t] += 1
     return E_OK
+
+
+@ijit
+def seats(S):
+    """Seats in play (4, or 2 in a two-seat game)."""
+    return 4 - S[S_VACANT]
+
+
+@ijit
+def next_seat(S, p):
+    """The seat after ``p`` in turn order."""
+    q = p + 1
+    return 0 if q == 4 - S[S_VACANT] else q
 
 
 # ---------------------------------------------------------------- helpers
@@ -338,12 +403,92 @@ def score_win(S, p, w, self_drawn, kong_win, last_kind, last_wall, gctx, scratch
                 melds[j - 1, c] = melds[j, c]
                 melds[j, c] = x
             j -= 1
+    sit = 0
+    if gctx[G_SITUATIONS] != 0:
+        sit = situation(S, p, self_drawn, kong_win)
+    S[S_SITUATION] = sit
     total, _, _, legal = score_one(
         gctx[G_RULESET], gctx[G_OPTS], gctx[G_MINIMUM], gctx[G_FLOWERS_COUNT] != 0, conc, melds,
-        w, self_drawn != 0, last_kind != 0, kong_win != 0, last_wall != 0, p, S[S_ROUND],
-        S[S_FLOWERS + p], 0, scratch, fan_out,
+        w, self_drawn != 0, last_kind != 0, kong_win != 0, last_wall != 0, gctx[G_SEAT_WIND + p],
+        S[S_ROUND], S[S_FLOWERS + p], sit, scratch, fan_out,
     )  # fmt: skip
     return total, legal
+
+
+@hjit
+def situation(S, p, self_drawn, kong_win):
+    """Situation bits (``SIT_*``) of seat ``p`` winning now, from the state.
+
+    天胡: the dealer (seat 0) self-draws on the first draw of the game (flowers
+    replaced; a concealed kong before it adds a draw). 地胡: seat ``p`` > 0
+    self-draws on its own first draw with no meld on the table (no claim, no
+    kong). 人胡: seat ``p`` > 0 wins on the dealer's first discard with no meld on
+    the table (a dealer's concealed kong before it spoils it). None of these
+    comes with a declaration: a win on the dealer's first discard comes before
+    the declarations made after it (天听, "是在庄家打完第一张牌的后报出听"), 人胡
+    or not. Otherwise the seat's declarations
+    (:func:`declare`): 报听 while it claimed nothing, 天听 while it has no meld,
+    concealed kongs included (the text's "闲家有暗杠那么闲家就不算天听").
+    """
+    table_melds = 0
+    for q in range(4):
+        table_melds += S[S_NMELD + q]
+    earthly = 0
+    if self_drawn == 0 and S[S_DISCARDS] == 1:
+        # on the dealer's first discard: before the others' declarations (天听)
+        return SIT_HUMAN if table_melds == 0 and kong_win == 0 else 0
+    if self_drawn != 0 and table_melds == 0 and kong_win == 0:
+        if p == 0 and S[S_DRAWS] == 1:
+            return SIT_HEAVENLY
+        if p != 0 and S[S_DRAWS] == p + 1:
+            earthly = SIT_EARTHLY
+    bits = (S[S_DECLARED] >> (8 * p)) & (SIT_READY | SIT_HEAVENLY_READY)
+    n = S[S_NMELD + p]
+    if n > 0:
+        bits &= ~SIT_HEAVENLY_READY
+    for m in range(n):
+        if S[S_MELD + 12 * p + 3 * m] != 4:
+            bits = 0
+    return earthly | bits
+
+
+@hjit
+def _ready(S, p, gctx, tab, counts):
+    """Whether seat ``p``'s 3k+1 hand is ready and it claimed nothing (concealed
+    kongs allowed): what a 报听 needs."""
+    for m in range(S[S_NMELD + p]):
+        if S[S_MELD + 12 * p + 3 * m] != 4:
+            return False
+    return waits(S, p, gctx[G_FORMS], tab, counts) != 0
+
+
+@hjit
+def declare(S, p, gctx, tab, counts):
+    """Declarations (报听, 天听) after seat ``p``'s discard, for rulesets with situation fans.
+
+    Not inlined (nor :func:`situation`): four-seat games never call them, and
+    their code inside the game loop slowed those games.
+
+    The rule text gives a declaration no cost and no constraint (it does not lock
+    the hand), so declaring is never worse than not: every seat declares as soon
+    as it may, when its hand is ready and it claimed nothing. 天听: the dealer
+    when its first discard leaves it ready, no kong made; the other seats when
+    their dealt hands are ready at the dealer's first discard ("是在庄家打完第一张牌的后报出听",
+    "庄家暗杠不影响闲家天听").
+    """
+    S[S_DISCARDS] += 1
+    first = p == 0 and S[S_DISCARDS] == 1
+    if first:
+        for q in range(1, seats(S)):
+            if S[S_NMELD + q] == 0 and _ready(S, q, gctx, tab, counts):
+                S[S_DECLARED] |= (SIT_READY | SIT_HEAVENLY_READY) << (8 * q)
+    if (S[S_DECLARED] >> (8 * p)) & SIT_READY:
+        return
+    if _ready(S, p, gctx, tab, counts):
+        bits = SIT_READY
+        if first and S[S_NMELD + p] == 0:
+            bits |= SIT_HEAVENLY_READY
+        S[S_DECLARED] |= bits << (8 * p)
 
 
 @ijit
@@ -368,7 +513,7 @@ def _settle(S, winner, w, kind, frm, total, base, last_kind, last_wall, kong_win
     S[S_LAST_WALL] = last_wall
     S[S_KONG_WIN] = kong_win
     S[S_PHASE] = PH_WIN
-    for q in range(4):
+    for q in range(seats(S)):
         if q == winner:
             continue
         pay = base + total if (kind == WIN_SELF_DRAWN or q == frm) else base
@@ -387,12 +532,14 @@ def begin_turn(S, p, replacement, gctx, tab, scratch, fan_out, buf):
     S[S_TURN] = p
     if not can_draw(S, p):
         S[S_PHASE] = PH_DRAWN
+        S[S_SITUATION] = 0
         return
     conc = buf[0]
     mask = waits(S, p, gctx[G_FORMS], tab, conc)
     t = _take(S, p, replacement)
     if t < 0:  # shared wall: only flowers were left
         S[S_PHASE] = PH_DRAWN
+        S[S_SITUATION] = 0
         return
     S[S_HAND + 34 * p + t] += 1
     S[S_DRAWS] += 1
@@ -404,7 +551,7 @@ def begin_turn(S, p, replacement, gctx, tab, scratch, fan_out, buf):
     S[S_CAN_TSUMO] = 0
     if (mask >> t) & 1:
         last_kind = 1 if S[S_SHOWN + t] == 3 else 0
-        last_wall = 0 if can_draw(S, (p + 1) % 4) else 1
+        last_wall = 0 if can_draw(S, next_seat(S, p)) else 1
         total, legal = score_win(
             S, p, t, 1, 1 if replacement else 0, last_kind, last_wall, gctx, scratch, fan_out, buf
         )
@@ -451,10 +598,12 @@ def legal_response(S, q, gctx, tab, scratch, fan_out, buf, acts):
         return n
     h = S_HAND + 34 * q
     rob = S[S_PHASE] == PH_ROB
+    if rob and not gctx[G_CLAIMS] & CLAIM_ROB:  # no robbing a kong: pass only
+        return n
     mask = waits(S, q, gctx[G_FORMS], tab, buf[0])
     if (mask >> t) & 1:
         last_kind = _last_of_kind_on_discard(S, t, rob)
-        last_wall = 0 if can_draw(S, (d + 1) % 4) else 1
+        last_wall = 0 if can_draw(S, next_seat(S, d)) else 1
         total, legal = score_win(
             S, q, t, 0, 1 if rob else 0, last_kind, last_wall, gctx, scratch, fan_out, buf
         )
@@ -463,13 +612,14 @@ def legal_response(S, q, gctx, tab, scratch, fan_out, buf, acts):
             n += 1
     if rob:
         return n
-    if S[h + t] == 3 and can_draw(S, q):
+    claims = gctx[G_CLAIMS]
+    if S[h + t] == 3 and can_draw(S, q) and claims & CLAIM_KONG:
         acts[n] = action(A_KONG, t)
         n += 1
-    if S[h + t] >= 2:
+    if S[h + t] >= 2 and claims & CLAIM_PUNG:
         acts[n] = action(A_PUNG, t)
         n += 1
-    if q == (d + 1) % 4 and t < 27:
+    if q == next_seat(S, d) and t < 27 and claims & CLAIM_CHOW:
         for mid in range(t - 1, t + 2):
             if mid // 9 != t // 9 or mid % 9 == 0 or mid % 9 == 8:
                 continue
@@ -500,9 +650,11 @@ def apply_own(S, a, gctx, tab, scratch, fan_out, buf):
         S[S_LAST_SEAT] = p
         S[S_DRAWN] = -1
         S[S_PHASE] = PH_CLAIM
+        if gctx[G_SITUATIONS] != 0:
+            declare(S, p, gctx, tab, buf[0])
     elif kind == A_TSUMO:
         last_kind = 1 if S[S_SHOWN + t] == 3 else 0
-        last_wall = 0 if can_draw(S, (p + 1) % 4) else 1
+        last_wall = 0 if can_draw(S, next_seat(S, p)) else 1
         kong = S[S_KONG_DRAW]
         total, _ = score_win(S, p, t, 1, kong, last_kind, last_wall, gctx, scratch, fan_out, buf)
         _settle(S, p, t, WIN_SELF_DRAWN, -1, total, gctx[G_BASE], last_kind, last_wall, kong)
@@ -524,7 +676,7 @@ def apply_own(S, a, gctx, tab, scratch, fan_out, buf):
         S[S_LAST_TILE] = t
         S[S_LAST_SEAT] = p
         S[S_DRAWN] = -1
-        S[S_PHASE] = PH_ROB
+        S[S_PHASE] = PH_ROB  # robbed or not (legal_response), then the replacement draw
 
 
 @ijit
@@ -538,8 +690,9 @@ def resolve(S, resp, gctx, tab, scratch, fan_out, buf):
     t = S[S_LAST_TILE]
     best = -1
     best_rank = 0
-    for k in range(1, 4):
-        q = (d + k) % 4
+    n = seats(S)
+    for k in range(1, n):
+        q = d + k if d + k < n else d + k - n  # no division: this runs on every discard
         r = _RANK[resp[q] // 64]
         if r > best_rank:
             best_rank = r
@@ -549,7 +702,7 @@ def resolve(S, resp, gctx, tab, scratch, fan_out, buf):
         if rob:
             begin_turn(S, d, True, gctx, tab, scratch, fan_out, buf)
         else:
-            begin_turn(S, (d + 1) % 4, False, gctx, tab, scratch, fan_out, buf)
+            begin_turn(S, next_seat(S, d), False, gctx, tab, scratch, fan_out, buf)
         return -1
     q = best
     kind = resp[q] // 64
@@ -557,7 +710,7 @@ def resolve(S, resp, gctx, tab, scratch, fan_out, buf):
     h = S_HAND + 34 * q
     if kind == A_HU:
         last_kind = _last_of_kind_on_discard(S, t, rob)
-        last_wall = 0 if can_draw(S, (d + 1) % 4) else 1
+        last_wall = 0 if can_draw(S, next_seat(S, d)) else 1
         kong = 1 if rob else 0
         total, _ = score_win(S, q, t, 0, kong, last_kind, last_wall, gctx, scratch, fan_out, buf)
         # the winning tile moves into the winner's hand
@@ -605,18 +758,27 @@ def check_tiles(S):
     """True when every tile is in exactly one place: hands, melds, pool, wall, flowers.
 
     Also checks hand sizes (3k+1 between turns, 3k+2 for the seat to act) and that
-    the visible counts equal the pool plus the exposed melds' tiles.
+    the visible counts equal the pool plus the exposed melds' tiles. The copies of
+    each code are those of the wall as dealt (:func:`new_game_of` checked it: four
+    of each kind the ruleset plays with, one of each flower), and a seat not in
+    play holds nothing.
     """
-    return check_tiles_in(S, np.zeros(76, np.int64))
+    return check_tiles_in(S, np.zeros(118, np.int64))
 
 
 @hjit
 def check_tiles_in(S, tally):
-    """:func:`check_tiles` counting in ``tally`` (int64, at least 76: where each code
-    is, then the visible copies), so that the game loop allocates nothing."""
-    for i in range(76):
+    """:func:`check_tiles` counting in ``tally`` (int64, at least 118: where each code
+    is, the visible copies, the copies dealt), so that the game loop allocates nothing."""
+    for i in range(118):
         tally[i] = 0
-    for p in range(4):
+    for p in range(seats(S), 4):
+        if S[S_NMELD + p] != 0 or S[S_FLOWERS + p] != 0:
+            return False
+        for t in range(34):
+            if S[S_HAND + 34 * p + t] != 0:
+                return False
+    for p in range(seats(S)):
         size = 0
         for t in range(34):
             c = S[S_HAND + 34 * p + t]
@@ -665,9 +827,10 @@ def check_tiles_in(S, tally):
     else:
         for i in range(S[S_FRONT], S[S_BACK] + 1):
             tally[S[S_WALL + i]] += 1
+    for i in range(S[S_WALL_N]):
+        tally[76 + S[S_WALL + i]] += 1
     for t in range(42):
-        want = 4 if t < 34 else (1 if S[S_WALL_KIND] == WALL_SHARED else 0)
-        if tally[t] != want:
+        if tally[t] != tally[76 + t] or tally[76 + t] > (4 if t < 34 else 1):
             return False
     return True
 
@@ -889,18 +1052,33 @@ def game_rng(seed, game, rng):
 
 
 @jit
-def shuffle_wall(rng, wall, wall_kind):
-    """Fill ``wall`` (int64, 136 or 144) with a uniformly shuffled wall."""
-    n = 136 + 8 * wall_kind
-    for i in range(136):
-        wall[i] = i // 4
-    for i in range(136, n):
-        wall[i] = 34 + i - 136
+def shuffle_wall(rng, wall, tiles, n_flowers):
+    """Fill ``wall`` (int64, ``wall_size(tiles, n_flowers)``) with a uniformly shuffled
+    wall: four copies of each tile kind in the mask ``tiles``, then ``n_flowers``
+    flowers, in that order before the shuffle."""
+    n = 0
+    for t in range(34):
+        if (tiles >> t) & 1:
+            for _ in range(4):
+                wall[n] = t
+                n += 1
+    for f in range(n_flowers):
+        wall[n] = 34 + f
+        n += 1
     for i in range(n - 1):
         j = i + randbelow(rng, n - i)
         x = wall[i]
         wall[i] = wall[j]
         wall[j] = x
+
+
+@jit
+def wall_size(tiles, n_flowers):
+    """Tiles in a wall of four copies of each kind in ``tiles`` (a mask) and ``n_flowers``."""
+    n = n_flowers
+    for t in range(34):
+        n += 4 * ((tiles >> t) & 1)
+    return n
 
 
 @ijit
@@ -945,7 +1123,9 @@ def play_game(S, wall, gctx, pctx, tab, scratch, fan_out, work, buf, view, acts,
     int64 (k, 4) receives the first ``k`` moves (:data:`LOG_DRAW` rows for
     draws), ``S[S_NLOG]`` of them; pass shape (0, 4) not to log.
     """
-    err = new_game(S, wall, gctx[G_WALL], gctx[G_ROUND])
+    err = new_game_of(
+        S, wall, gctx[G_WALL], gctx[G_ROUND], gctx[G_SEATS], gctx[G_TILES], gctx[G_WALL_FLOWERS]
+    )
     if err != E_OK:
         return err
     check = gctx[G_CHECK] != 0
@@ -972,10 +1152,11 @@ def play_game(S, wall, gctx, pctx, tab, scratch, fan_out, work, buf, view, acts,
             apply_own(S, a, gctx, tab, scratch, fan_out, buf)
         else:
             d = S[S_LAST_SEAT]
+            n_seats = seats(S)
             for k in range(4):
                 resp[k] = A_PASS
-            for k in range(1, 4):
-                q = (d + k) % 4
+            for k in range(1, n_seats):
+                q = d + k if d + k < n_seats else d + k - n_seats
                 n = legal_response(S, q, gctx, tab, scratch, fan_out, buf, acts)
                 if n == 1:
                     continue
@@ -1027,7 +1208,7 @@ def play_games(first, n_games, seed, gctx, pctx, tab, suits, n_fans, out, fans_o
         if lo >= hi:
             continue
         S = np.zeros(N_STATE, np.int64)
-        wall = np.zeros(144, np.int64)[: 136 + 8 * gctx[G_WALL]]
+        wall = np.zeros(144, np.int64)[: wall_size(gctx[G_TILES], gctx[G_WALL_FLOWERS])]
         work, buf = new_work(n_fans, suits)
         scratch = work[P.W_SCORE]
         fan = np.zeros(n_fans, np.uint8)
@@ -1039,7 +1220,7 @@ def play_games(first, n_games, seed, gctx, pctx, tab, suits, n_fans, out, fans_o
         for i in range(lo, hi):
             log = logs[i] if logs.shape[0] > 0 else no_log
             game_rng(seed, first + i, rng)
-            shuffle_wall(rng, wall, gctx[G_WALL])
+            shuffle_wall(rng, wall, gctx[G_TILES], gctx[G_WALL_FLOWERS])
             err = play_game(
                 S, wall, gctx, pctx, tab, scratch, fan, work, buf, view, acts, resp, rng, log
             )

@@ -1,8 +1,10 @@
-"""``games``: four-player MCR hands (局) played by the game engine's policies, aggregated.
+"""``games``: hands (局) played by the game engine's policies, aggregated.
 
 Each game is played by :func:`mjstats.games.play_games` from the deal to a win or
-an exhausted wall: four seats (seat 0 East, the dealer; seat wind = seat), claims,
-kongs, robbing a kong, flowers on the shared wall, and the ruleset's payments.
+an exhausted wall: four seats for MCR (seat 0 East, the dealer; seat wind = seat),
+two for the two-player ruleset (East and West; per-seat counters have two rows),
+claims, kongs, robbing a kong where allowed, flowers on the shared wall, and the
+ruleset's payments.
 Game ``i`` of seed ``s`` gets its wall and its random choices from ``(s, i)``
 alone (:func:`mjstats.kernels.game.game_rng`), so the numbers do not depend on
 the chunk size, the threads, the backend or a resume.
@@ -77,8 +79,8 @@ CLAIM_BINS = 17  # claims in a game: at most 4 melds a seat
 WIN_KINDS = ("discard", "self-drawn", "robbed kong")
 
 
-def _policies(policy: str | Sequence[str]) -> list[str]:
-    """One built-in policy name per seat (one name for all, or four)."""
+def _policies(policy: str | Sequence[str], n_seats: int = 4) -> list[str]:
+    """One built-in policy name per seat (one name for all, or one per seat)."""
     from mjstats.games import GameOptionError
 
     names = [policy] if isinstance(policy, str) else list(policy)
@@ -88,7 +90,7 @@ def _policies(policy: str | Sequence[str]) -> list[str]:
             "plug into the play study only so far"
         )
     names = [p.lower().replace("_", "-") for p in names]
-    return names * 4 if len(names) == 1 else names
+    return names * n_seats if len(names) == 1 else names
 
 
 class GamesStudy(_PicklableRuleset, Study):
@@ -137,10 +139,12 @@ class GamesStudy(_PicklableRuleset, Study):
             raise ValueError(f"chunk_size must be 1 or more, got {chunk_size}")
         if isinstance(round_wind, bool) or not isinstance(round_wind, int | np.integer):
             raise TypeError(f"round_wind must be an integer 0-3, got {round_wind!r}")
-        self.policy = _policies(policy)
+        from mjstats.games import game_rules
+
+        self.policy = _policies(policy, len(game_rules(self.ruleset).seat_winds))
         self.wall = wall
         self.round_wind = int(round_wind)
-        # the engine's own checks: four seats, a known wall and policies, a wind 0-3
+        # the engine's own checks: the ruleset's seats, a known wall and policies, a wind
         engine_context(self.ruleset, wall, self.round_wind, self.policy)
 
     def params(self) -> dict[str, Any]:
@@ -186,13 +190,14 @@ class GamesStudy(_PicklableRuleset, Study):
         return Aggregate(self.kind, self.params(), counters)
 
 
-def winning_hands(table: pd.DataFrame, final: np.ndarray):
+def winning_hands(table: pd.DataFrame, final: np.ndarray, ruleset: Ruleset | None = None):
     """The winners' hands of played games as a :class:`~mjstats.HandBatch`, one row per win.
 
     ``table`` and ``final`` are what :func:`mjstats.games.play_games` returns with
     ``keep_state=True``; the rows follow the won games in order. The context is the
     engine's: self-drawn, 和绝张, kong win, last tile of the wall, the winner's seat
-    wind and flowers, the round wind. Scoring the batch with
+    wind (of ``ruleset``'s seats; default MCR's) and flowers, the round wind, the
+    situation bits (天胡 ...; 0 in MCR). Scoring the batch with
     :func:`mjstats.score_batch` must give the engine's fans.
 
     Examples
@@ -208,6 +213,13 @@ def winning_hands(table: pd.DataFrame, final: np.ndarray):
     from mjstats.batch import HandBatch
     from mjstats.kernels import game as G
 
+    if ruleset is None:
+        from mjstats.rules import get_ruleset
+
+        ruleset = get_ruleset("mcr")
+    from mjstats.games import game_rules
+
+    winds = np.asarray(game_rules(ruleset).seat_winds, np.int64)
     won = np.flatnonzero(table["winner"].to_numpy() >= 0)
     S = final[won]
     seat = S[:, G.S_WINNER]
@@ -230,9 +242,10 @@ def winning_hands(table: pd.DataFrame, final: np.ndarray):
         last_of_kind=S[:, G.S_LAST_KIND] != 0,
         kong_win=S[:, G.S_KONG_WIN] != 0,
         last_of_wall=S[:, G.S_LAST_WALL] != 0,
-        seat_wind=seat,
+        seat_wind=winds[seat],
         round_wind=S[:, G.S_ROUND],
         flowers=flowers,
+        situation=S[:, G.S_SITUATION],
     )
 
 
@@ -256,7 +269,7 @@ def game_counters(
     total = table["total"].to_numpy()[won].astype(np.int64)
     fc = fans[won].astype(np.int64)
     # the second scoring: the form of each win, and a check of the engine's fans
-    scored = score_batch(winning_hands(table, final), ruleset)
+    scored = score_batch(winning_hands(table, final, ruleset), ruleset)
     differ = np.flatnonzero(
         (scored.fan_counts.astype(np.int64) != fc).any(axis=1) | (scored.total != total)
     )
@@ -281,14 +294,15 @@ def game_counters(
     np.add.at(c["base_hist"], np.minimum(total - flower_points, TOTAL_BINS - 1), 1)
     c["form_count"] += np.bincount(scored.form, minlength=n_forms)[:n_forms]
 
+    n_seats = sum(1 for col in table.columns if col.startswith("score"))
     c["games"] = np.array([n], np.int64)
     c["drawn"] = np.array([n - len(w)], np.int64)
-    wins = np.zeros((4, len(WIN_KINDS)), np.int64)
+    wins = np.zeros((n_seats, len(WIN_KINDS)), np.int64)
     np.add.at(wins, (w, kind), 1)
     c["wins"] = wins
     payer = table["from_seat"].to_numpy()[won][kind != G.WIN_SELF_DRAWN]
-    c["deal_ins"] = np.bincount(payer, minlength=4).astype(np.int64)
-    scores = table[[f"score{q}" for q in range(4)]].to_numpy().astype(np.int64)
+    c["deal_ins"] = np.bincount(payer, minlength=n_seats).astype(np.int64)
+    scores = table[[f"score{q}" for q in range(n_seats)]].to_numpy().astype(np.int64)
     c["points_won"] = np.maximum(scores, 0).sum(axis=0)
     c["points_lost"] = np.maximum(-scores, 0).sum(axis=0)
     c["points_sq"] = (scores * scores).sum(axis=0)
@@ -393,10 +407,17 @@ def seat_table(agg: Aggregate) -> pd.DataFrame:
     mean = _ratio(points, n)
     sd = np.sqrt(np.maximum(_ratio(agg["points_sq"], n) - mean**2, 0.0))
     lo, hi = wilson_interval(total_wins, n)
+    from mjstats.games import game_rules
+
+    n_seats = len(total_wins)
+    try:
+        winds = game_rules(agg.params.get("ruleset", "mcr")).seat_winds
+    except ValueError:  # a ruleset this installation does not know: seat order
+        winds = tuple(range(n_seats))
     return pd.DataFrame(
         {
-            "seat": ["East", "South", "West", "North"],
-            "policy": agg.params.get("policy", [None] * 4),
+            "seat": [("East", "South", "West", "North")[w] for w in winds[:n_seats]],
+            "policy": agg.params.get("policy", [None] * n_seats),
             "wins": total_wins,
             "p_win": _ratio(total_wins, n),
             "win_ci_low": lo,

@@ -14,8 +14,12 @@ from mjstats.kernels.scoring import ROW_VALUES, ROW_WIN, _checked_row, _write_ou
 
 __all__ = [
     "BATCH_FIELDS",
+    "CLAIMS",
     "FAN_PLANS",
+    "SEAT_WINDS",
+    "SITUATIONS",
     "TAKES_OPTS",
+    "WALL_FLOWERS",
     "check_context",
     "kernel",
     "new_work",
@@ -35,6 +39,14 @@ BATCH_FIELDS = CONTEXT_FIELDS[:-1]
 #: whether ``score_rows`` takes the options mask after :data:`BATCH_FIELDS`
 TAKES_OPTS = True
 score_rows = kernel.score_rows
+
+# the game engine's rules (mjstats.games.engine_context): four seats, seat wind =
+# seat; on a discard chow (next seat), pung and kong, and robbing a promoted
+# kong (抢杠和); no situation fans; the shared wall's 8 flowers
+SEAT_WINDS = (0, 1, 2, 3)
+CLAIMS = ("chow", "pung", "kong", "rob")
+SITUATIONS = False
+WALL_FLOWERS = 8
 #: the same, serially: for batches too small to be worth a thread pool
 score_rows_serial = kernel.score_rows_serial
 
