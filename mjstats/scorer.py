@@ -657,6 +657,7 @@ _PAD = [[0] * (8 - k) for k in range(9)]  # zero meld slots after k meld bytes
 # mjstats.kernels.scoring.ROW_SIZE and SETS_SIZE (not imported: that loads the kernels)
 _ROW_SIZE = 51
 _SETS_SIZE = 32
+_ALL_FORMS = 16  # PROBLEM_ALL_FORMS
 
 # name -> (start, stop, shape, dtype) of a field in the packed row
 _ROW_FIELDS = {
@@ -783,6 +784,8 @@ def score(hand_or_text, ruleset="mcr", **context) -> Score:
         )
     out = np.empty(one.n_fans + _SETS_SIZE, dtype=np.uint8)  # fans, then the reading's sets
     problems, total, form, legal = one.entry(row, *one.args, out)
+    if problems == _ALL_FORMS:  # a hand that could be a special form: the full entry
+        problems, total, form, legal = one.entry(row, *one.args, out, True)
     if problems:
         _raise_problems(problems, _RowFields(row), fields, hand, one)
     one.check(_RowFields(row), batch=False)

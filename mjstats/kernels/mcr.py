@@ -84,6 +84,7 @@ __all__ = [
     "context_problems_serial",
     "new_work",
     "score_hand",
+    "score_hand_forms",
     "score_rows",
     "score_rows_serial",
 ]
@@ -1459,25 +1460,61 @@ def score_hand(
         ``scratch[4]`` (rows of [kind, tile, melded, 0]; kind 5 = pair,
         6 = knitted body with its :data:`KNITTED` row as tile).
     """
+    return score_hand_forms(
+        concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, last_of_wall,
+        seat_wind, round_wind, opts, scratch, fan_out, True,
+    )  # fmt: skip
+
+
+#: what :func:`score_hand_forms` returns for a hand it leaves to the full scorer
+NEEDS_ALL_FORMS = -2
+
+
+@ijit
+def score_hand_forms(
+    concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, last_of_wall, seat_wind,
+    round_wind, opts, scratch, fan_out, all_forms,
+):  # fmt: skip
+    """:func:`score_hand` (``all_forms`` True) or its common-forms copy
+    (``all_forms`` None): that copy compiles without the special forms' code and
+    returns ``(NEEDS_ALL_FORMS, FORM_NONE)``, scoring nothing, for a hand whose
+    shape could be one (:func:`_maybe_special`); every other hand gets the
+    result of :func:`score_hand`. ``mjstats.score`` compiles the copy first and
+    the full scorer only for such a hand (a cold start compiles a third less)."""
     fan, divisions, table, sets, bsets, base, standing, all34, tmp, pairs, gbuf = scratch
     # scalar types normalised (as in _score_range), so _score_hand is compiled once
     return _score_hand(
         concealed, melds, np.int64(win_tile), bool(self_drawn), bool(last_of_kind),
         bool(kong_win), bool(last_of_wall), np.int64(seat_wind), np.int64(round_wind),
         np.int64(opts), fan, divisions, table, sets, bsets, base, standing, all34, tmp, pairs,
-        gbuf, fan_out,
+        gbuf, fan_out, all_forms,
     )  # fmt: skip
+
+
+@ijit
+def _maybe_special(n_melds, odd_c, multi, pm_c):
+    """Whether a hand could be a special form, from its summaries: the union of
+    the guards of :func:`_score_hand`'s special-form branches (each branch tests
+    one of these first), so a hand outside it is scored by the regular
+    decompositions alone."""
+    if n_melds == 0:
+        single_suit = (pm_c & ~_SUIT0) == 0 or (pm_c & ~_SUIT1) == 0 or (pm_c & ~_SUIT2) == 0
+        if odd_c == 0 or not multi or pm_c == _ORPHANS or single_suit:
+            return True
+    return n_melds <= 1 and _has_knitted(pm_c)
 
 
 @hjit
 def _score_hand(
     concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, last_of_wall, seat_wind,
     round_wind, opts, fan, divisions, table, sets, bsets, base, standing, all34, tmp, pairs,
-    gbuf, fan_out,
+    gbuf, fan_out, all_forms,
 ):  # fmt: skip
     """:func:`score_hand` with the scratch arrays as arguments: a batch loop
     unpacks the scratch tuple once, not once per hand (each unpacking costs
-    reference-count updates)."""
+    reference-count updates). ``all_forms``: True, or None for the common-forms
+    copy of :func:`score_hand_forms` (``is None`` is decided when numba
+    compiles, and the code of the branch not taken is never typed or compiled)."""
     for i in range(8):
         for j in range(4):
             bsets[i, j] = 0
@@ -1547,7 +1584,10 @@ def _score_hand(
     form = FORM_NONE
     best_is_seven_pairs = False
     # ---- special forms
-    if n_melds == 0:
+    if all_forms is None:
+        if _maybe_special(n_melds, odd_c, multi, pm_c):
+            return NEEDS_ALL_FORMS, FORM_NONE
+    elif n_melds == 0:
         if odd_c == 0 and is_seven_pairs(concealed):
             best_total, form = _score_seven_pairs(concealed, sd, t4, kong, wall, opts, fan)
             best_is_seven_pairs = form == FORM_SEVEN_PAIRS
@@ -1586,7 +1626,7 @@ def _score_hand(
             for f in range(N_FANS):
                 fan_out[f] = fan[f]
             return total, FORM_THIRTEEN_ORPHANS
-    if n_melds <= 1 and form == FORM_NONE and _has_knitted(pm_c):
+    if all_forms is not None and n_melds <= 1 and form == FORM_NONE and _has_knitted(pm_c):
         total, _ = _score_knitted_straight(
             concealed,
             all34,
@@ -1613,7 +1653,8 @@ def _score_hand(
     copy_tiles(concealed, standing)
     standing[win_tile] -= 1
     if (
-        n_melds == 0
+        all_forms is not None
+        and n_melds == 0
         and form == FORM_NONE
         and ((pm_c & ~_SUIT0) == 0 or (pm_c & ~_SUIT1) == 0 or (pm_c & ~_SUIT2) == 0)
         and is_nine_gates(standing, win_tile)
@@ -1782,7 +1823,7 @@ def _score_range(
             concealed[i], melds[i], np.int64(win_tile[i]), bool(self_drawn[i]),
             bool(last_of_kind[i]), bool(kong_win[i]), bool(last_of_wall[i]),
             np.int64(seat_wind[i]), np.int64(round_wind[i]), np.int64(opts), fan, divisions,
-            table, sets, bsets, base, standing, all34, tmp, pairs, gbuf, out_fans[i],
+            table, sets, bsets, base, standing, all34, tmp, pairs, gbuf, out_fans[i], True,
         )  # fmt: skip
         if total < 0:
             out_total[i] = -1

@@ -131,7 +131,7 @@ def score_one(
         )  # fmt: skip
     return _score_mcr(
         opts, minimum, flowers_count, concealed, melds, win_tile, self_drawn, last_of_kind,
-        kong_win, last_of_wall, seat_wind, round_wind, flowers, scratch[0], fan_out,
+        kong_win, last_of_wall, seat_wind, round_wind, flowers, scratch[0], fan_out, True,
     )  # fmt: skip
 
 
@@ -157,10 +157,12 @@ def _score_two_player(
 @ijit
 def _score_mcr(
     opts, minimum, flowers_count, concealed, melds, win_tile, self_drawn, last_of_kind, kong_win,
-    last_of_wall, seat_wind, round_wind, flowers, work, fan_out,
+    last_of_wall, seat_wind, round_wind, flowers, work, fan_out, all_forms,
 ):  # fmt: skip
-    """:func:`score_one` for MCR (``work``: its scratch)."""
-    base, form = mcr.score_hand(
+    """:func:`score_one` for MCR (``work``: its scratch; ``all_forms``: as in
+    :func:`mjstats.kernels.mcr.score_hand_forms`, then a total of
+    ``mcr.NEEDS_ALL_FORMS`` says the hand was left to the full scorer)."""
+    base, form = mcr.score_hand_forms(
         concealed,
         melds,
         win_tile,
@@ -173,9 +175,10 @@ def _score_mcr(
         opts,
         work,
         fan_out,
+        all_forms,
     )
     if base < 0:
-        return -1, 0, 0, False
+        return base, 0, 0, False  # -1, or NEEDS_ALL_FORMS
     nfl = popcount(flowers)
     fan_out[mcr.FLOWER_TILES] = nfl
     total = base + nfl
@@ -200,6 +203,8 @@ ROW_SIZE = 51
 PROBLEM_CONTEXT = 3  # the code of mjstats.kernels.mcr.context_problems (1-3)
 PROBLEM_COPIES = 4  # more than 4 copies of a kind, counting the melds
 PROBLEM_BOUNDS = 8  # an index out of range (mjstats.kernels.bounds)
+#: not a problem: the common-forms entry left the hand to the full one (call again with True)
+PROBLEM_ALL_FORMS = 16
 #: sets of the chosen reading: 8 rows of 4 after the fan counts in the output
 SETS_SIZE = 32
 
@@ -253,11 +258,15 @@ def _checked_row(row):
 
 
 @jit
-def score_single_mcr(row, opts, minimum, flowers_count, info, splits, out):
+def score_single_mcr(row, opts, minimum, flowers_count, info, splits, out, all_forms=None):
     """Check and score one packed MCR hand (layout :data:`ROW_MELDS` ...).
 
     Returns ``(problems, total, form, legal)``: the problem bits (then nothing
-    is scored) or 0 and the result. ``info, splits``: the arrays of
+    is scored) or 0 and the result. Called without ``all_forms``, it is the
+    common-forms copy (:func:`mjstats.kernels.mcr.score_hand_forms`), which
+    compiles in two thirds of the time and returns :data:`PROBLEM_ALL_FORMS`
+    for a hand whose shape could be a special form: call again with
+    ``all_forms=True`` (compiled when the first such hand comes). ``info, splits``: the arrays of
     :func:`~mjstats.kernels.decompose.suit_table` (two arrays are unboxed
     faster than the named tuple). ``out`` (uint8, fans + :data:`SETS_SIZE`)
     receives the fan counts, then the chosen reading's sets (8 rows of
@@ -271,8 +280,10 @@ def score_single_mcr(row, opts, minimum, flowers_count, info, splits, out):
     v = ROW_VALUES
     total, _, form, legal = _score_mcr(
         opts, minimum, flowers_count, c[0], m[0], row[ROW_WIN], f[0, 0], f[1, 0], f[2, 0],
-        f[3, 0], row[v], row[v + 1], row[v + 2], work, fan,
+        f[3, 0], row[v], row[v + 1], row[v + 2], work, fan, all_forms,
     )  # fmt: skip
+    if total == mcr.NEEDS_ALL_FORMS:
+        return np.int64(PROBLEM_ALL_FORMS), np.int64(-1), np.int64(0), False
     return _write_out(fan, work[4], out, total, form, legal)
 
 
