@@ -80,8 +80,8 @@ class Group:
 #: machine a compile's wall time is about its CPU time, see docs/performance.md).
 #: ``shanten``: ``mjstats shanten HAND`` alone (10.7 s CPU). ``scorer``: the first
 #: ``mjstats score HAND`` since it compiles the common-forms scorer only and loads
-#: the suit table (52 kernels; 0.59 times main's CPU time in alternated cold runs
-#: under load 14, 2026-12-02 04:40-05:00 UTC, applied to main's 14.1 s measured
+#: the suit table (52 kernels; 0.64 times main's CPU time in alternated cold runs
+#: under load 14-20, 2026-12-02 04:40-05:05 UTC, applied to main's 14.1 s measured
 #: idle in docs/performance.md). None: not measured,
 #: no estimate shown. Only a machine's first estimate comes from here: later ones
 #: are that machine's own previous full compile.
