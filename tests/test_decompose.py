@@ -13,6 +13,7 @@ from mjstats.errors import InvalidHandError
 from mjstats.kernels.decompose import (
     KNITTED,
     MAX_DECOMPOSITIONS,
+    build_suit_table,
     enumerate_regular,
     honors_knitted_kind,
     is_nine_gates,
@@ -101,6 +102,22 @@ def test_suit_splits_match_naive_enumeration(rng):
         seen_multi += len(want) > 1
         assert suit_sets_ok(counts, 9, int(c9.sum() % 3 == 2)) == (len(want) > 0)
     assert seen_multi > 20
+
+
+def test_shipped_suit_table_equals_its_builder(tmp_path):
+    """The shipped copy (mjstats/data/suit-table.npz) is what the numba builder makes,
+    and write_suit_table writes a file that loads back equal."""
+    from mjstats.kernels.decompose import write_suit_table
+
+    shipped, built = suit_table(), build_suit_table()
+    for a, b in zip(shipped, built, strict=True):
+        assert a.dtype == b.dtype and not a.flags.writeable
+        np.testing.assert_array_equal(a, b)
+    path = tmp_path / "suit-table.npz"
+    write_suit_table(path)
+    with np.load(path) as z:
+        np.testing.assert_array_equal(z["info"], shipped.info)
+        np.testing.assert_array_equal(z["splits"], shipped.splits)
 
 
 def test_suit_table_matches_naive_enumeration(rng):

@@ -269,3 +269,55 @@ def test_the_packed_row_layout_is_the_kernels():
     assert fields["self_drawn"][0] == scoring.ROW_FLAGS
     assert fields["seat_wind"][0] == scoring.ROW_VALUES
     assert fields["situation"][1] == scoring.ROW_SIZE
+
+
+# one hand of each form, and hands of a special form's shape that are regular
+FORM_TEXTS = [
+    "1112345678999m+5m",  # nine gates
+    "1122334455667p+7p",  # seven shifted pairs
+    "1133m5577p99s112z+2z",  # seven pairs
+    "112233m445566p7s+7s",  # seven pairs and regular (the tie order decides)
+    "19m19p19s1234567z+1m",  # thirteen orphans
+    "147m258p1234567z+3s",  # greater honours and knitted tiles
+    "147m258p369s1234z+5z",  # lesser, with knitted straight
+    "147m258p369s123m5z+5z",  # knitted straight + a chow
+    "[789p]147m258p369s1z+1z",  # knitted straight + a meld
+    "1112223334445m+5m",  # one suit, no meld, regular
+    "[123p]55m12379s789p+8s",  # regular with a meld
+    "123456789m1235p",  # incomplete
+]
+
+
+def test_common_forms_entry_scores_alike_or_hands_over():
+    """MCR's score_single without all_forms (the first compile of mjstats.score) gives
+    the full entry's result for every hand it scores and hands over every hand of
+    a special form; score() equals the batch on all of them."""
+    from mjstats.kernels.scoring import PROBLEM_ALL_FORMS
+    from mjstats.rulesets.mcr.binding import score_single as score_single_mcr
+
+    wins = generate_wins(scaled(1500), SEED + 11).as_dict()
+    texts = FORM_TEXTS + HandBatch(**wins).to_text() + real_texts()
+    for ruleset in RULESETS:
+        one = score_module._one(ruleset)
+        assert one.entry is score_single_mcr
+        forms, handed_over, scored = set(), 0, 0
+        for text in texts:
+            fields = score_module._parse_fields(text)
+            fields["melds"] = score_module._sorted_melds(fields["melds"])
+            row = score_module._text_row(fields)
+            out_full = np.zeros(one.n_fans + score_module._SETS_SIZE, np.uint8)
+            out_common = out_full.copy()
+            full = score_single_mcr(row, *one.args, out_full, True)
+            common = score_single_mcr(row, *one.args, out_common)
+            assert full[0] != PROBLEM_ALL_FORMS, text
+            forms.add(one.forms[full[2]])
+            if common[0] == PROBLEM_ALL_FORMS:
+                handed_over += 1
+            else:
+                scored += 1
+                assert one.forms[full[2]] in ("regular", "none"), text
+                assert common == full, text
+                np.testing.assert_array_equal(out_common, out_full, err_msg=text)
+        assert forms == set(one.forms), forms
+        assert handed_over >= 10 and scored >= 100
+    check_equal(FORM_TEXTS, "mcr")

@@ -30,9 +30,10 @@ waits require.
 
 The suit table
 --------------
-The scorer does not split suits at run time: :func:`suit_table` runs
+The scorer does not split suits at run time: :func:`build_suit_table` runs
 :func:`suit_splits` once for every suit key (``key = sum(count[r] * 5**r)``,
-all ``5**9`` of them, 0.2 s) and stores, per key, one uint32 ``info``::
+all ``5**9`` of them, 0.2 s) and stores, per key, one uint32 ``info``
+(:func:`suit_table` loads the copy of it shipped in ``mjstats/data``)::
 
     bits 0-8    wait mask: rank r is set when one more tile of rank r makes
                 the suit sets only (key holds 2 mod 3 tiles) or sets and a
@@ -69,6 +70,7 @@ __all__ = [
     "NO_RANK",
     "SUIT_KEYS",
     "SuitTable",
+    "build_suit_table",
     "enumerate_regular",
     "honors_knitted_kind",
     "is_nine_gates",
@@ -87,6 +89,7 @@ __all__ = [
     "suit_sets_ok",
     "suit_splits",
     "suit_table",
+    "write_suit_table",
 ]
 
 NO_RANK = 255
@@ -421,9 +424,35 @@ def _build_suit_table():
     return info, flat[:n_flat].copy()
 
 
+def build_suit_table() -> SuitTable:
+    """The :class:`SuitTable` from its definition (the numba builder above).
+
+    :func:`suit_table` returns the copy shipped in ``mjstats/data/suit-table.npz``
+    (compiling the builder would add about two seconds to every cold start); the
+    test suite checks that the two are equal, and :func:`write_suit_table`
+    remakes the file.
+    """
+    info, splits = _build_suit_table()
+    if len(splits) >= 1 << (32 - _INFO_OFFSET_SHIFT):  # pragma: no cover - layout guard
+        raise RuntimeError("suit table offsets overflow their 18 bits")
+    return SuitTable(info, splits)
+
+
+def _suit_table_path():
+    from importlib import resources
+
+    return resources.files("mjstats").joinpath("data", "suit-table.npz")
+
+
+def write_suit_table(path=None) -> None:
+    """Remake the shipped suit table (after changing how it is built)."""
+    info, splits = build_suit_table()
+    np.savez_compressed(_suit_table_path() if path is None else path, info=info, splits=splits)
+
+
 @cache
 def suit_table() -> SuitTable:
-    """The :class:`SuitTable`, built on first use (about 0.2 s; memoised).
+    """The :class:`SuitTable`, loaded from the shipped copy on first use (memoised).
 
     Examples
     --------
@@ -436,9 +465,13 @@ def suit_table() -> SuitTable:
     >>> [r + 1 for r in range(9) if (e & 0x1FF) >> r & 1]  # 6 tiles: no wait
     []
     """
-    info, splits = _build_suit_table()
-    if len(splits) >= 1 << (32 - _INFO_OFFSET_SHIFT):  # pragma: no cover - layout guard
-        raise RuntimeError("suit table offsets overflow their 18 bits")
+    with _suit_table_path().open("rb") as fh, np.load(fh) as z:
+        info, splits = z["info"], z["splits"]
+    if info.shape != (SUIT_KEYS,) or info.dtype != np.uint32 or splits.dtype != np.int64:
+        raise RuntimeError(
+            "mjstats/data/suit-table.npz does not fit this version of mjstats; "
+            "remake it with mjstats.kernels.decompose.write_suit_table()"
+        )
     info.setflags(write=False)
     splits.setflags(write=False)
     return SuitTable(info, splits)

@@ -84,6 +84,7 @@ __all__ = [
     "context_problems_serial",
     "new_work",
     "score_hand",
+    "score_hand_forms",
     "score_rows",
     "score_rows_serial",
 ]
@@ -1521,25 +1522,60 @@ def score_hand(
         ``scratch[4]`` (rows of [kind, tile, melded, 0]; kind 5 = pair,
         6 = knitted body with its :data:`KNITTED` row as tile).
     """
+    return score_hand_forms(
+        concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, last_of_wall,
+        seat_wind, round_wind, opts, scratch, fan_out, True,
+    )  # fmt: skip
+
+
+#: what :func:`score_hand_forms` returns for a hand it leaves to the full scorer
+NEEDS_ALL_FORMS = -2
+
+
+@ijit
+def score_hand_forms(
+    concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, last_of_wall, seat_wind,
+    round_wind, opts, scratch, fan_out, all_forms,
+):  # fmt: skip
+    """:func:`score_hand` (``all_forms`` True) or its common-forms copy
+    (``all_forms`` None): that copy compiles without the special forms' code and
+    returns ``(NEEDS_ALL_FORMS, FORM_NONE)``, scoring nothing, for a hand whose
+    shape could be one (:func:`_maybe_special`); every other hand gets the
+    result of :func:`score_hand`. ``mjstats.score`` compiles the copy first and
+    the full scorer only for such a hand (a cold start compiles a third less)."""
     fan, divisions, table, sets, bsets, base, standing, all34, tmp, pairs, gbuf = scratch
     # scalar types normalised (as in _score_range), so _score_hand is compiled once
     return _score_hand(
         concealed, melds, np.int64(win_tile), bool(self_drawn), bool(last_of_kind),
         bool(kong_win), bool(last_of_wall), np.int64(seat_wind), np.int64(round_wind),
         np.int64(opts), fan, divisions, table, sets, bsets, base, standing, all34, tmp, pairs,
-        gbuf, fan_out,
+        gbuf, fan_out, all_forms,
     )  # fmt: skip
+
+
+@ijit
+def _maybe_special(n_melds, odd_c, multi, pm_c):
+    """Whether a hand could be a special form, from its summaries: the union of
+    the guards of :func:`_score_hand`'s special-form branches (each branch tests
+    one of these first), so a hand outside it is scored by the regular
+    decompositions alone."""
+    if n_melds == 0:
+        if odd_c == 0 or not multi or pm_c == _ORPHANS or _one_suit(pm_c):
+            return True
+    return n_melds <= 1 and _has_knitted(pm_c)
 
 
 @hjit
 def _score_hand(
     concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, last_of_wall, seat_wind,
     round_wind, opts, fan, divisions, table, sets, bsets, base, standing, all34, tmp, pairs,
-    gbuf, fan_out,
+    gbuf, fan_out, all_forms,
 ):  # fmt: skip
     """:func:`score_hand` with the scratch arrays as arguments: a batch loop
     unpacks the scratch tuple once, not once per hand (each unpacking costs
-    reference-count updates)."""
+    reference-count updates). ``all_forms``: True, or None for the common-forms
+    copy of :func:`score_hand_forms` (``is None`` is decided when numba
+    compiles, and the code of the branch not taken is never typed or compiled)."""
     for i in range(8):
         for j in range(4):
             bsets[i, j] = 0
@@ -1608,7 +1644,10 @@ def _score_hand(
     form = FORM_NONE
     best_is_seven_pairs = False
     # ---- special forms
-    if n_melds == 0:
+    if all_forms is None:
+        if _maybe_special(n_melds, odd_c, multi_c, pm_c):
+            return NEEDS_ALL_FORMS, FORM_NONE
+    elif n_melds == 0:
         special, seq, nh = _special_form(concealed, pm_c, odd_c, multi_c)
         if special == FORM_SEVEN_PAIRS:
             best_total, form = _score_seven_pairs(concealed, sd, t4, kong, wall, opts, fan)
@@ -1625,7 +1664,7 @@ def _score_hand(
                 bsets[0, 0] = 6
                 bsets[0, 1] = seq
             return total, special
-    if n_melds <= 1 and form == FORM_NONE and _has_knitted(pm_c):
+    if all_forms is not None and n_melds <= 1 and form == FORM_NONE and _has_knitted(pm_c):
         total, _ = _score_knitted_straight(
             concealed,
             all34,
@@ -1651,7 +1690,13 @@ def _score_hand(
     # standing tiles (without the winning tile)
     copy_tiles(concealed, standing)
     standing[win_tile] -= 1
-    if n_melds == 0 and form == FORM_NONE and _one_suit(pm_c) and is_nine_gates(standing, win_tile):
+    if (
+        all_forms is not None
+        and n_melds == 0
+        and form == FORM_NONE
+        and _one_suit(pm_c)
+        and is_nine_gates(standing, win_tile)
+    ):
         total = _score_nine_gates(win_tile, sd, t4, kong, wall, opts, fan)
         for f in range(N_FANS):
             fan_out[f] = fan[f]
@@ -1804,7 +1849,7 @@ def _score_range(
             concealed[i], melds[i], np.int64(win_tile[i]), bool(self_drawn[i]),
             bool(last_of_kind[i]), bool(kong_win[i]), bool(last_of_wall[i]),
             np.int64(seat_wind[i]), np.int64(round_wind[i]), np.int64(opts), fan, divisions,
-            table, sets, bsets, base, standing, all34, tmp, pairs, gbuf, out_fans[i],
+            table, sets, bsets, base, standing, all34, tmp, pairs, gbuf, out_fans[i], True,
         )  # fmt: skip
         if total < 0:
             out_total[i] = -1

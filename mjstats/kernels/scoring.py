@@ -198,6 +198,8 @@ ROW_SIZE = 51
 PROBLEM_CONTEXT = 3  # the code of mjstats.kernels.mcr.context_problems (1-3)
 PROBLEM_COPIES = 4  # more than 4 copies of a kind, counting the melds
 PROBLEM_BOUNDS = 8  # an index out of range (mjstats.kernels.bounds)
+#: not a problem: the common-forms entry left the hand to the full one (call again with True)
+PROBLEM_ALL_FORMS = 16
 #: sets of the chosen reading: 8 rows of 4 after the fan counts in the output
 SETS_SIZE = 32
 

@@ -10,7 +10,13 @@ from mjstats.kernels._jit import ijit, jit
 from mjstats.kernels.bits import popcount
 from mjstats.kernels.decompose import SuitTable
 from mjstats.kernels.legality import is_legal
-from mjstats.kernels.scoring import ROW_VALUES, ROW_WIN, _checked_row, _write_out
+from mjstats.kernels.scoring import (
+    PROBLEM_ALL_FORMS,
+    ROW_VALUES,
+    ROW_WIN,
+    _checked_row,
+    _write_out,
+)
 
 __all__ = [
     "BATCH_FIELDS",
@@ -96,12 +102,25 @@ def score(
 ):  # fmt: skip
     """One MCR hand for :func:`mjstats.kernels.scoring.score_one` (``work``: its
     scratch; ``situation`` unused): ``(total, flower_points, form, legal)``."""
-    base, form = kernel.score_hand(
+    return _score_forms(
+        opts, minimum, flowers_count, concealed, melds, win_tile, self_drawn, last_of_kind,
+        kong_win, last_of_wall, seat_wind, round_wind, flowers, work, fan_out, True,
+    )  # fmt: skip
+
+
+@ijit
+def _score_forms(
+    opts, minimum, flowers_count, concealed, melds, win_tile, self_drawn, last_of_kind, kong_win,
+    last_of_wall, seat_wind, round_wind, flowers, work, fan_out, all_forms,
+):  # fmt: skip
+    """:func:`score` with ``all_forms`` as in :func:`mjstats.kernels.mcr.score_hand_forms`:
+    a total of ``kernel.NEEDS_ALL_FORMS`` says the hand was left to the full scorer."""
+    base, form = kernel.score_hand_forms(
         concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, last_of_wall,
-        seat_wind, round_wind, opts, work, fan_out,
+        seat_wind, round_wind, opts, work, fan_out, all_forms,
     )  # fmt: skip
     if base < 0:
-        return -1, 0, 0, False
+        return base, 0, 0, False  # -1, or NEEDS_ALL_FORMS
     nfl = popcount(flowers)
     fan_out[kernel.FLOWER_TILES] = nfl
     total = base + nfl
@@ -109,12 +128,17 @@ def score(
 
 
 @jit
-def score_single(row, opts, minimum, flowers_count, info, splits, out):
+def score_single(row, opts, minimum, flowers_count, info, splits, out, all_forms=None):
     """Check and score one packed MCR hand (layout
     :data:`mjstats.kernels.scoring.ROW_MELDS` ...): :func:`mjstats.score`'s entry.
 
     Returns ``(problems, total, form, legal)``: the problem bits (then nothing
-    is scored) or 0 and the result. ``info, splits``: the arrays of
+    is scored) or 0 and the result. Called without ``all_forms``, it is the
+    common-forms copy (:func:`mjstats.kernels.mcr.score_hand_forms`), which
+    compiles in about two thirds of the time and returns
+    :data:`~mjstats.kernels.scoring.PROBLEM_ALL_FORMS` for a hand whose shape
+    could be a special form: call again with ``all_forms=True`` (compiled when
+    the first such hand comes). ``info, splits``: the arrays of
     :func:`~mjstats.kernels.decompose.suit_table` (two arrays are unboxed
     faster than the named tuple). ``out`` (uint8, fans +
     :data:`~mjstats.kernels.scoring.SETS_SIZE`) receives the fan counts, then
@@ -127,8 +151,10 @@ def score_single(row, opts, minimum, flowers_count, info, splits, out):
     work = kernel.new_work(SuitTable(info, splits))
     fan = np.zeros(kernel.N_FANS, dtype=np.uint8)
     v = ROW_VALUES
-    total, _, form, legal = score(
+    total, _, form, legal = _score_forms(
         opts, minimum, flowers_count, c[0], m[0], row[ROW_WIN], f[0, 0], f[1, 0], f[2, 0],
-        f[3, 0], row[v], row[v + 1], row[v + 2], 0, work, fan,
+        f[3, 0], row[v], row[v + 1], row[v + 2], work, fan, all_forms,
     )  # fmt: skip
+    if total == kernel.NEEDS_ALL_FORMS:
+        return np.int64(PROBLEM_ALL_FORMS), np.int64(-1), np.int64(0), False
     return _write_out(fan, work[4], out, total, form, legal)
