@@ -77,20 +77,6 @@ CLAIM_BINS = 17  # claims in a game: at most 4 melds a seat
 WIN_KINDS = ("discard", "self-drawn", "robbed kong")
 
 
-def _policies(policy: str | Sequence[str]) -> list[str]:
-    """One built-in policy name per seat (one name for all, or four)."""
-    from mjstats.games import GameOptionError
-
-    names = [policy] if isinstance(policy, str) else list(policy)
-    if not all(isinstance(p, str) for p in names):
-        raise GameOptionError(
-            "games takes built-in policy names (mjstats.games.POLICIES); user policies "
-            "plug into the play study only so far"
-        )
-    names = [p.lower().replace("_", "-") for p in names]
-    return names * 4 if len(names) == 1 else names
-
-
 class GamesStudy(_PicklableRuleset, Study):
     """Four-player games played by the engine's policies (see the module docstring).
 
@@ -100,9 +86,11 @@ class GamesStudy(_PicklableRuleset, Study):
         Games to play.
     seed : int
         Study seed; game ``i`` plays from ``(seed, i)``.
-    policy : str or sequence of 4 str
-        A built-in policy (:data:`mjstats.games.POLICIES`) for every seat, or one
-        per seat (seat 0 East, the dealer).
+    policy : str, (own, answer) pair, or sequence of 4 of them
+        A built-in policy (:data:`mjstats.games.POLICIES`) or a user policy (a
+        pair of numba functions, see :func:`mjstats.games.play_games`) for every
+        seat, or one per seat (seat 0 East, the dealer). User policies are named
+        ``custom:module.own/answer`` in the parameters (a resume needs a name).
     wall : {"shared", "botzone"}
         The shared 144-tile wall with flowers, or the Botzone judge's 136 tiles in
         four segments.
@@ -128,6 +116,7 @@ class GamesStudy(_PicklableRuleset, Study):
         chunk_size: int = CHUNK,
     ) -> None:
         from mjstats.games import engine_context
+        from mjstats.games.engine import policy_label, seat_policies
 
         self.ruleset = get_ruleset(ruleset)
         self.n_games = study_count("n_games", n_games)
@@ -137,11 +126,12 @@ class GamesStudy(_PicklableRuleset, Study):
             raise ValueError(f"chunk_size must be 1 or more, got {chunk_size}")
         if isinstance(round_wind, bool) or not isinstance(round_wind, int | np.integer):
             raise TypeError(f"round_wind must be an integer 0-3, got {round_wind!r}")
-        self.policy = _policies(policy)
+        self.seats = seat_policies(policy)
+        self.policy = [policy_label(p) for p in self.seats]
         self.wall = wall
         self.round_wind = int(round_wind)
         # the engine's own checks: four seats, a known wall and policies, a wind 0-3
-        engine_context(self.ruleset, wall, self.round_wind, self.policy)
+        engine_context(self.ruleset, wall, self.round_wind, self.seats)
 
     def params(self) -> dict[str, Any]:
         p = {
@@ -177,7 +167,7 @@ class GamesStudy(_PicklableRuleset, Study):
             self.seed,
             ruleset=self.ruleset,
             wall=self.wall,
-            policy=self.policy,
+            policy=self.seats,
             round_wind=self.round_wind,
             first=lo,
             keep_state=True,
