@@ -8,7 +8,7 @@ Examples
 --------
 >>> from mjstats.games import POLICIES, WALLS
 >>> POLICIES, tuple(WALLS)
-(('random', 'efficiency'), ('botzone', 'shared'))
+(('random', 'efficiency', 'fan-aware'), ('botzone', 'shared'))
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from mjstats.games.engine import (
     GameOptionError,
     engine_context,
     play_games,
+    seat_policies,
+    user_policy_type,
 )
 from mjstats.games.replay import ReplayError, replay
 
@@ -32,4 +34,6 @@ __all__ = [
     "engine_context",
     "play_games",
     "replay",
+    "seat_policies",
+    "user_policy_type",
 ]
