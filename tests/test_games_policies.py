@@ -11,6 +11,8 @@ the game, seat, state and action.
 
 from __future__ import annotations
 
+import json
+
 import numba
 import numpy as np
 import pytest
@@ -193,3 +195,24 @@ def test_seat_policies_names():
     pair = (_first_discard_own, _hu_or_pass)
     assert seat_policies(pair) == [pair] * 4
     assert seat_policies(["random", pair, "efficiency", pair])[1] == pair
+
+
+def test_cli_fan_aware_per_seat(tmp_path, capsys):
+    from mjstats.cli import main
+    from mjstats.studies.games import games, games_summary
+
+    js = tmp_path / "g.json"
+    seats = ["fan-aware", "random", "efficiency", "fan-aware"]
+    args = ["study", "games", "--n", "60", "--seed", "4", "--no-progress", "--json", str(js)]
+    assert main([*args, *(a for p in seats for a in ("--policy", p))]) == 0
+    data = json.loads(js.read_text())
+    assert data["seats"]["policy"] == seats
+    same = games_summary(games(60, 4, policy=seats, progress=False))
+    assert data["games"]["wins"] == same["wins"]
+    capsys.readouterr()
+    # impossible combinations: usage errors, one line, exit 2
+    for bad in (["--policy", "fan-aware", "--policy", "random"], ["--policy", "fan-aware",
+                "--draws", "5"], ["--policy", "fan_aware", "--ruleset", "two-player"]):  # fmt: skip
+        assert main(["study", "games", "--n", "10", *bad]) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and "Traceback" not in err, err

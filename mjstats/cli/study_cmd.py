@@ -436,7 +436,7 @@ def _check_dask(value: str | None) -> str | None:
     multiple=True,
     metavar="NAME",
     help="play: discard policy (efficiency, fan-aware) [default: efficiency]. games: the "
-    "seats' policy (random, efficiency), once for all or four times, East first.",
+    "seats' policy (random, efficiency, fan-aware), once for all or four times, East first.",
 )
 @click.option(
     "--draws",
