@@ -760,16 +760,19 @@ def _claim_apply(counts, melds, n, a, t, sign):
     kind = a // 64
     arg = a % 64
     if kind == A_CHOW:
-        for k in range(arg - 1, arg + 2):
-            if k != t:
-                counts[k] += sign
+        lo, hi, copies = arg - 1, arg + 2, 1
         mk, mt = 1, arg - 1
-    elif kind == A_PUNG:
-        counts[t] += 2 * sign
-        mk, mt = 2, t
     else:
-        counts[t] += 3 * sign
-        mk, mt = 3, t
+        lo, hi, copies = t, t + 1, (2 if kind == A_PUNG else 3)
+        mk, mt = (2 if kind == A_PUNG else 3), t
+    for k in range(lo, hi):
+        if kind == A_CHOW and k == t:
+            continue
+        # uint8 counts: subtract or add a non-negative amount (no negative operand)
+        if sign < 0:
+            counts[k] -= copies
+        else:
+            counts[k] += copies
     melds[n, 0] = mk if sign < 0 else 0
     melds[n, 1] = mt if sign < 0 else 0
 
