@@ -9,6 +9,7 @@ from __future__ import annotations
 
 __all__ = [
     "DataFileError",
+    "GameError",
     "InvalidContextError",
     "InvalidHandError",
     "InvalidMeldError",
@@ -105,4 +106,28 @@ class DataFileError(ValueError):
     Traceback (most recent call last):
     ...
     mjstats.errors.DataFileError: not an mjstats aggregate (missing 'format': 'mjstats-aggregate')
+    """
+
+
+class GameError(ValueError):
+    """A game of the engine stopped: a policy (a user's, most likely) returned an
+    action that is not legal there, or an engine check failed.
+
+    The message is one line naming the game (its number in the study), the seat,
+    the state (phase, turn, last tile, the seat's tiles) and the action. The
+    kernels only return an error code; the Python layer raises this.
+
+    Examples
+    --------
+    >>> from mjstats.games import play_games
+    >>> from numba import njit
+    >>> @njit
+    ... def pung_everything(view, acts, n_acts, ctx, tab, work):
+    ...     return 7 * 64 + view[131]  # "pung the last tile", legal or not
+    >>> try:
+    ...     play_games(1, seed=1, policy=["random", (pung_everything, pung_everything),
+    ...                                   "random", "random"])
+    ... except GameError as exc:
+    ...     print(exc)
+    game 0: policy returned an illegal action: seat 1 returned 'pung ...' in its ...
     """

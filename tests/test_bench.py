@@ -105,7 +105,9 @@ def test_games_task_has_goals_peers_and_the_published_figures():
             assert row["mjstats_per_s"] is None and "skipped" in row["note"]
             continue
         [all_cores] = [r for r in mine if r["what"].endswith("all cores")]
-        assert all_cores["mjstats_per_s"] > 0 and all_cores["goal"] == f">= {goal:,} games/s"
+        assert all_cores["mjstats_per_s"] > 0
+        if goal is not None:  # fan-aware has none: its rate is stated beside the others
+            assert all_cores["goal"] == f">= {goal:,} games/s"
         peers = {r["peer"]: r for r in mine if r["what"].endswith("one thread")}
         assert "riichienv" in peers  # timed here, or a row saying why not
         for name, rate in RIICHI_PUBLISHED.items():

@@ -93,7 +93,9 @@ def test_invariants(policy, wall):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("wall", ["shared", "botzone"])
-@pytest.mark.parametrize(("policy", "n"), [("random", 1_000_000), ("efficiency", 100_000)])
+@pytest.mark.parametrize(
+    ("policy", "n"), [("random", 1_000_000), ("efficiency", 100_000), ("fan-aware", 100_000)]
+)
 def test_invariants_large(policy, n, wall):
     _check_games(scaled(n), 12, policy, wall)
 

@@ -148,6 +148,7 @@ def _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_ti
          round_wind, checkpoint, resume, dask_address, threads, progress):  # fmt: skip
     import numba
 
+    from mjstats.errors import GameError
     from mjstats.studies import StudyInterrupted, make_study, run_study
     from mjstats.studies.interrupts import EXIT_INTERRUPTED
 
@@ -188,12 +189,8 @@ def _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_ti
             resume=resume is not None,
             progress=progress,
         )
-    except RuntimeError as exc:  # a game stopped (mjstats.games.GameError): say which, no traceback
-        from mjstats.games import GameError
-
-        if isinstance(exc, GameError):
-            raise click.ClickException(str(exc)) from None
-        raise
+    except GameError as exc:  # a game stopped: say which, no traceback
+        raise click.ClickException(str(exc)) from None
     except StudyInterrupted as exc:
         cmd = f"mjstats study --resume {exc.checkpoint}"
         error = click.ClickException(
@@ -436,8 +433,8 @@ def _check_dask(value: str | None) -> str | None:
     multiple=True,
     metavar="NAME",
     help="play: discard policy (efficiency, fan-aware) [default: efficiency]. games: the "
-    "seats' policy (random, efficiency), once for all or once per seat (four; two in "
-    "two-player), East first.",
+    "seats' policy (random, efficiency, fan-aware), once for all or once per seat (four; "
+    "two in two-player), East first.",
 )
 @click.option(
     "--draws",

@@ -8,7 +8,7 @@ Examples
 --------
 >>> from mjstats.games import POLICIES, WALLS
 >>> POLICIES, tuple(WALLS)
-(('random', 'efficiency'), ('botzone', 'shared'))
+(('random', 'efficiency', 'fan-aware'), ('botzone', 'shared'))
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from mjstats.games.engine import (
     engine_context,
     game_rules,
     play_games,
+    seat_policies,
+    user_policy_type,
 )
 from mjstats.games.replay import ReplayError, replay
 
@@ -36,4 +38,6 @@ __all__ = [
     "game_rules",
     "play_games",
     "replay",
+    "seat_policies",
+    "user_policy_type",
 ]

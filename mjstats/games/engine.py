@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from mjstats.compiling import notice
+from mjstats.errors import GameError
 from mjstats.kernels import game as G
 from mjstats.rules import Ruleset, get_ruleset
 
@@ -20,19 +21,13 @@ __all__ = [
     "engine_context",
     "game_rules",
     "play_games",
+    "seat_policies",
+    "user_policy_type",
 ]
 
 
 class GameOptionError(ValueError):
     """An impossible combination of game options (unknown wall, policy, ruleset, wind)."""
-
-
-class GameError(RuntimeError):
-    """A game stopped: a policy returned an illegal action, or an engine check failed.
-
-    The message names the game (its number in the study), the seat, the state
-    (phase, turn, last tile, the seat's tiles) and the action.
-    """
 
 
 _PHASES = {G.PH_OWN: "own turn", G.PH_CLAIM: "answer to a discard", G.PH_ROB: "answer to a kong"}
@@ -84,23 +79,154 @@ judge plays) and ``"shared"`` (144 tiles with the 8 flowers, replacements from t
 POLICIES = tuple(G.POLICY_IDS)
 """Built-in policy names (``"random"``: uniform over the legal actions;
 ``"efficiency"``: fewest shanten, most useful tiles, claims that lower the shanten
-while a fan target reaching the minimum stays reachable)."""
+while a fan target reaching the minimum stays reachable; ``"fan-aware"``: the
+``play`` study's 8-fan targeting on its own turns, claims that bring a fan target
+reaching the minimum closer)."""
+
+
+def _is_function(f) -> bool:
+    return callable(f) and hasattr(f, "py_func")  # a numba @jit dispatcher
+
+
+def _is_user_pair(p) -> bool:
+    return isinstance(p, (tuple, list)) and len(p) == 2 and all(_is_function(f) for f in p)
+
+
+def seat_policies(policy, n_seats: int = 4) -> list:
+    """The policy of each of the ``n_seats`` seats (four; two in two-player): a built-in
+    name or a user pair ``(own, answer)``.
+
+    ``policy`` is one name or pair for every seat, or a sequence of ``n_seats`` of
+    them (seat 0 East first). Names are case-insensitive, ``_`` for ``-``.
+
+    Examples
+    --------
+    >>> seat_policies("fan_aware")
+    ['fan-aware', 'fan-aware', 'fan-aware', 'fan-aware']
+    >>> seat_policies(["random", "efficiency", "random", "Fan-Aware"])[3]
+    'fan-aware'
+    >>> seat_policies(["random", "fan-aware"], 2)
+    ['random', 'fan-aware']
+    """
+    if isinstance(policy, str) or _is_user_pair(policy):
+        items = [policy]
+    else:
+        try:
+            items = list(policy)
+        except TypeError:
+            raise GameOptionError(
+                f"policy must be a name ({', '.join(POLICIES)}), a pair (own, answer) of "
+                f"numba @jit functions, or {n_seats} of them, not {type(policy).__name__}"
+            ) from None
+    if len(items) == 1:
+        items = items * n_seats
+    if len(items) != n_seats:
+        raise GameOptionError(
+            f"give one policy for all seats or one per seat ({n_seats}), not {len(items)}"
+        )
+    out = []
+    for seat, p in enumerate(items):
+        if isinstance(p, str):
+            name = p.lower().replace("_", "-")
+            if name not in G.POLICY_IDS:
+                raise GameOptionError(f"unknown policy {p!r}; choose one of {', '.join(POLICIES)}")
+            out.append(name)
+        elif _is_user_pair(p):
+            out.append(tuple(p))
+        else:
+            raise GameOptionError(
+                f"seat {seat}: a policy is a name ({', '.join(POLICIES)}) or a pair "
+                f"(own, answer) of numba @jit functions, not {p!r}"
+            )
+    return out
+
+
+def policy_label(p) -> str:
+    """A seat policy's name in study parameters and tables: the built-in name, or
+    ``custom:module.own/answer`` for a user pair.
+
+    Examples
+    --------
+    >>> policy_label("efficiency")
+    'efficiency'
+    """
+    if isinstance(p, str):
+        return p
+    own, answer = (f.py_func for f in p)
+    return f"custom:{own.__module__}.{own.__qualname__}/{answer.__qualname__}"
 
 
 def _policy_ids(policy, n_seats: int = 4) -> list[int]:
-    names = [policy] if isinstance(policy, str) else list(policy)
-    if len(names) == 1:
-        names = names * n_seats
-    if len(names) != n_seats:
+    return [
+        G.POLICY_IDS[p] if isinstance(p, str) else G.POLICY_USER
+        for p in seat_policies(policy, n_seats)
+    ]
+
+
+def user_policy_type(n_fans: int = 82):
+    """The numba ``FunctionType`` of a user game policy (both decisions have it).
+
+    ``int64(view int64[::1], acts int64[::1], n_acts int64, ctx int64[::1],
+    tab ShantenTables, work tuple)``: ``view`` is what the seat sees
+    (:func:`mjstats.kernels.game.make_view`, ``V_*`` layout), ``acts[:n_acts]``
+    the legal actions (``kind * 64 + tile``; on an answer ``acts[0]`` is pass),
+    ``ctx`` the seat's policy context (:mod:`mjstats.kernels.policies`),
+    ``tab`` the shanten tables, ``work`` the policy scratch tuple. The function
+    returns one of the actions.
+
+    Examples
+    --------
+    >>> print(user_policy_type().signature.return_type)
+    int64
+    """
+    from numba import typeof, types
+
+    from mjstats.kernels.decompose import suit_table
+    from mjstats.kernels.tables import get_tables
+
+    i64 = types.Array(types.int64, 1, "C")
+    work, _ = G.new_work(n_fans, suit_table())
+    sig = types.int64(i64, i64, types.int64, i64, typeof(get_tables()), typeof(work))
+    return types.FunctionType(sig)
+
+
+def _user_functions(seats: list) -> tuple | None:
+    """The 8 functions of :func:`mjstats.kernels.game.play_games_custom` (own turns of
+    seats 0-3, then answers), or None when every seat plays a built-in policy. Seats
+    with a built-in policy, and the seats a two-seat game leaves empty, get any user
+    function: the kernel never calls it."""
+    pairs = [p for p in seats if not isinstance(p, str)]
+    if not pairs:
+        return None
+    filler = pairs[0]
+    seats = list(seats) + [filler] * (4 - len(seats))
+    own = [p[0] if not isinstance(p, str) else filler[0] for p in seats]
+    answer = [p[1] if not isinstance(p, str) else filler[1] for p in seats]
+    return (*own, *answer)
+
+
+def _run_kernel(user, first, n, seed, gctx, pctx, tab, suits, n_fans, out, fans, final, logs):
+    args = (np.int64(first), np.int64(n), np.uint64(int(seed) % (1 << 64)), gctx, pctx, tab,
+            suits, np.int64(n_fans), out, fans, final, logs)  # fmt: skip
+    if user is None:
+        G.play_games(*args)
+        return
+    from numba.core.errors import NumbaError
+
+    from mjstats.kernels.play import custom_kernel
+
+    kernel = custom_kernel(
+        G.play_games_custom, args, n_fans, ftypes=(user_policy_type(n_fans),) * 8
+    )
+    try:
+        kernel(*user, *args)
+    except (NumbaError, TypeError) as exc:
+        # the user's function does not compile for (or does not have) the signature
+        first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise GameOptionError(
-            f"give one policy for all seats or one per seat ({n_seats}), not {len(names)}"
-        )
-    ids = []
-    for name in names:
-        if name not in G.POLICY_IDS:
-            raise GameOptionError(f"unknown policy {name!r}; choose one of {', '.join(POLICIES)}")
-        ids.append(G.POLICY_IDS[name])
-    return ids
+            f"a user game policy does not fit the policy signature "
+            f"(mjstats.games.user_policy_type): {first_line}"
+        ) from None
 
 
 def engine_context(ruleset, wall: str, round_wind: int, policy, check: bool = False):
@@ -240,8 +366,12 @@ def play_games(
         ``"two-player"``.
     wall : {"shared", "botzone"}
         ``"botzone"`` for four-player rulesets only.
-    policy : str or sequence of str
-        One of :data:`POLICIES` for all seats, or one per seat (seat 0 East, the dealer).
+    policy : str, (own, answer) pair, or sequence of them
+        One of :data:`POLICIES` or a user policy for all seats, or one per seat
+        (four; two in two-player; seat 0 East, the dealer). A user policy is a pair
+        of numba ``@jit`` functions of :func:`user_policy_type`'s signature, ``own``
+        for the seat's own turn and ``answer`` for its answer to a discard or
+        promoted kong (see docs/games.md); each seat may have its own.
     round_wind : int
         0-3 (E S W N).
     check : bool
@@ -262,7 +392,7 @@ def play_games(
         Unknown policy, wall or ruleset; bad round wind or number of games.
     GameError
         A game stopped (an illegal action from a policy, a failed check): the
-        message names the game, seat, state and action.
+        message names the game, seat, state and action. A ``ValueError``.
 
     Returns
     -------
@@ -285,6 +415,25 @@ def play_games(
     >>> two, _ = play_games(20, seed=1, ruleset="two-player", policy="random")
     >>> [c for c in two.columns if c.startswith("score")]
     ['score0', 'score1']
+
+    A user policy (here: win when legal, else discard the first legal tile; never
+    claim):
+
+    >>> from numba import njit
+    >>> @njit
+    ... def own(view, acts, n_acts, ctx, tab, work):
+    ...     for i in range(n_acts):
+    ...         if acts[i] // 64 == 2:  # A_TSUMO
+    ...             return acts[i]
+    ...     return acts[n_acts - 1]  # a discard: discards are listed last
+    >>> @njit
+    ... def answer(view, acts, n_acts, ctx, tab, work):
+    ...     if n_acts > 1 and acts[1] // 64 == 5:  # A_HU: listed first after pass
+    ...         return acts[1]
+    ...     return acts[0]  # pass
+    >>> games, _ = play_games(20, seed=1, policy=[(own, answer), "fan-aware", "random", "random"])
+    >>> len(games)
+    20
     """
     if int(n) < 0:
         raise GameOptionError(f"number of games must be >= 0, not {n}")
@@ -301,16 +450,16 @@ def play_games(
     logs = np.zeros((n if log else 0, G.MAX_LOG, 4), np.int64)
     if log:
         final = np.zeros((n, G.N_STATE), np.int64)
-    G.play_games(int(first), int(n), np.uint64(int(seed) % (1 << 64)), gctx, pctx, tab, suits,
-                 rs.n_fans, out, fans, final, logs)  # fmt: skip
+    user = _user_functions(seat_policies(policy, int(gctx[G.G_SEATS])))
+    _run_kernel(user, first, n, seed, gctx, pctx, tab, suits, rs.n_fans, out, fans, final, logs)
     bad = np.flatnonzero(out[:, G.R_ERR] != G.E_OK)
     if len(bad):
         i = int(bad[0])
         # the game is deterministic: play it again alone to show its state
         state = np.zeros((1, G.N_STATE), np.int64)
-        G.play_games(first + i, 1, np.uint64(int(seed) % (1 << 64)), gctx, pctx, tab, suits,
-                     rs.n_fans, np.zeros((1, G.N_R), np.int64), np.zeros((1, rs.n_fans), np.uint8),
-                     state, np.zeros((0, 0, 4), np.int64))  # fmt: skip
+        _run_kernel(user, first + i, 1, seed, gctx, pctx, tab, suits, rs.n_fans,
+                    np.zeros((1, G.N_R), np.int64), np.zeros((1, rs.n_fans), np.uint8), state,
+                    np.zeros((0, 0, 4), np.int64))  # fmt: skip
         raise GameError(game_error_message(first + i, out[i], state[0]))
     cols = {
         "error": out[:, G.R_ERR],

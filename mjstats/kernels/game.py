@@ -185,7 +185,13 @@ SIT_HEAVENLY_READY = 16  # 天听
 
 POLICY_RANDOM = 0
 POLICY_EFFICIENCY = 1
-POLICY_IDS = {"random": POLICY_RANDOM, "efficiency": POLICY_EFFICIENCY}
+POLICY_FAN_AWARE = 2
+POLICY_USER = 3  # the seat's user functions (play_games_custom), not a name
+POLICY_IDS = {
+    "random": POLICY_RANDOM,
+    "efficiency": POLICY_EFFICIENCY,
+    "fan-aware": POLICY_FAN_AWARE,
+}
 
 # error codes
 E_OK = 0
@@ -911,6 +917,30 @@ def _own_hand(view, pw):
 
 
 @hjit
+def _claim_apply(counts, melds, n, a, t, sign):
+    """Take (``sign`` -1) or give back (+1) the concealed tiles and the new meld of
+    claim ``a`` of discard ``t`` in a policy's copy of its hand (``melds[n]``)."""
+    kind = a // 64
+    arg = a % 64
+    if kind == A_CHOW:
+        lo, hi, copies = arg - 1, arg + 2, 1
+        mk, mt = 1, arg - 1
+    else:
+        lo, hi, copies = t, t + 1, (2 if kind == A_PUNG else 3)
+        mk, mt = (2 if kind == A_PUNG else 3), t
+    for k in range(lo, hi):
+        if kind == A_CHOW and k == t:
+            continue
+        # uint8 counts: subtract or add a non-negative amount (no negative operand)
+        if sign < 0:
+            counts[k] -= copies
+        else:
+            counts[k] += copies
+    melds[n, 0] = mk if sign < 0 else 0
+    melds[n, 1] = mt if sign < 0 else 0
+
+
+@hjit
 def _claim_need(counts, melds, n, unseen, a, t, pctx, tab, pw, bound):
     """Need after claim ``a`` of discard ``t`` and, when 8 fan must stay reachable,
     whether a fan target reaching the minimum survives it (``(need, reachable)``).
@@ -918,23 +948,9 @@ def _claim_need(counts, melds, n, unseen, a, t, pctx, tab, pw, bound):
     ``reachable`` is worked out only for a need below ``bound`` (else False): the
     caller takes no claim that does not lower its need, and the fan targets cost
     far more than the need."""
-    kind = a // 64
-    arg = a % 64
     forms = pctx[P.CTX_FORMS]
-    if kind == A_CHOW:
-        for k in range(arg - 1, arg + 2):
-            if k != t:
-                counts[k] -= 1
-        mk, mt = 1, arg - 1
-    elif kind == A_PUNG:
-        counts[t] -= 2
-        mk, mt = 2, t
-    else:
-        counts[t] -= 3
-        mk, mt = 3, t
-    melds[n, 0] = mk
-    melds[n, 1] = mt
-    if kind == A_KONG:
+    _claim_apply(counts, melds, n, a, t, -1)
+    if a // 64 == A_KONG:
         need = P.hand_need(counts, n + 1, forms, tab)
     else:
         need = P.discard_needs(counts, n + 1, forms, tab, pw[P.W_AUX])
@@ -944,16 +960,7 @@ def _claim_need(counts, melds, n, unseen, a, t, pctx, tab, pw, bound):
             counts, melds, n + 1, unseen, pctx, tab, need - 1, pw[P.W_TARGET], pw, True
         )
         reachable = k > 1  # target 0 is the plain hand, not sure to be legal
-    melds[n, 0] = 0
-    melds[n, 1] = 0
-    if kind == A_CHOW:
-        for k in range(arg - 1, arg + 2):
-            if k != t:
-                counts[k] += 1
-    elif kind == A_PUNG:
-        counts[t] += 2
-    else:
-        counts[t] += 3
+    _claim_apply(counts, melds, n, a, t, 1)
     return need, reachable
 
 
@@ -1005,11 +1012,105 @@ def efficiency_response(view, acts, n_acts, pctx, tab, pw):
     return choice
 
 
+@hjit
+def _fan_need(counts, melds, n, unseen, pctx, tab, pw):
+    """Smallest need of a fan target of :func:`mjstats.kernels.policies.fan_aware`
+    (one that reaches the minimum with the base of a self-drawn win; the plain hand
+    excluded) for the hand in ``counts``/``melds``; :data:`~mjstats.kernels.policies.NO_NEED`
+    if none is within one step of the plain need."""
+    plain = P.hand_need(counts, n, pctx[P.CTX_FORMS], tab)
+    targets = pw[P.W_TARGET]
+    k, _ = P._collect_targets(counts, melds, n, unseen, pctx, tab, plain, targets, pw, False)
+    best = P.NO_NEED
+    for i in range(1, k):  # target 0 is the plain hand
+        best = min(best, targets[i, 2])
+    return best
+
+
+@hjit
+def fan_aware_own(view, acts, n_acts, pctx, tab, pw):
+    """Own turn of the ``fan-aware`` policy: win when legal; else the discard of
+    :func:`mjstats.kernels.policies.fan_aware` (the play study's 8-fan targeting), or
+    a kong after which the nearest fan target is no farther than after that discard.
+
+    Rulesets whose binding's ``FAN_PLANS`` is False (``pctx[CTX_FAN_PLANS]`` 0) play
+    :func:`efficiency_own` (as the play policy does)."""
+    for i in range(n_acts):
+        if acts[i] // 64 == A_TSUMO:
+            return acts[i]
+    if pctx[P.CTX_FAN_PLANS] == 0:
+        return efficiency_own(view, acts, n_acts, pctx, tab, pw)
+    counts, melds, unseen, n = _own_hand(view, pw)
+    choice = P.fan_aware(counts, melds, n, view[V_DRAWN], unseen, view[V_WALL_LEFT], pctx, tab, pw)
+    kongs = False
+    for i in range(n_acts):
+        kind = acts[i] // 64
+        kongs = kongs or kind == A_ANGANG or kind == A_BUGANG
+    if not kongs:
+        return action(A_DISCARD, choice)
+    counts[choice] -= 1
+    best = _fan_need(counts, melds, n, unseen, pctx, tab, pw)
+    counts[choice] += 1
+    for i in range(n_acts):
+        kind = acts[i] // 64
+        t = acts[i] % 64
+        if kind == A_ANGANG:
+            counts[t] -= 4
+            melds[n, 0] = 4
+            melds[n, 1] = t
+            need = _fan_need(counts, melds, n + 1, unseen, pctx, tab, pw)
+            melds[n, 0] = 0
+            melds[n, 1] = 0
+            counts[t] += 4
+            if need <= best:
+                return acts[i]
+        elif kind == A_BUGANG:
+            counts[t] -= 1  # the pung becomes a kong: the meld count stays
+            need = _fan_need(counts, melds, n, unseen, pctx, tab, pw)
+            counts[t] += 1
+            if need <= best:
+                return acts[i]
+    return action(A_DISCARD, choice)
+
+
+@hjit
+def fan_aware_response(view, acts, n_acts, pctx, tab, pw):
+    """Answer of the ``fan-aware`` policy: win when legal; else the claim (chow, pung,
+    exposed kong) that brings the nearest fan target of its targeting (one reaching
+    the minimum after the claim: an exposed meld leaves 自摸 as the only base) closest,
+    if closer than without the claim; else pass.
+
+    Rulesets whose binding's ``FAN_PLANS`` is False answer as :func:`efficiency_response`."""
+    if n_acts == 1:
+        return acts[0]
+    for i in range(n_acts):
+        if acts[i] // 64 == A_HU:
+            return acts[i]
+    if pctx[P.CTX_FAN_PLANS] == 0:
+        return efficiency_response(view, acts, n_acts, pctx, tab, pw)
+    counts, melds, unseen, n = _own_hand(view, pw)
+    best = _fan_need(counts, melds, n, unseen, pctx, tab, pw)
+    choice = acts[0]
+    t = view[V_LAST_TILE]
+    for i in range(1, n_acts):
+        _claim_apply(counts, melds, n, acts[i], t, -1)
+        need = _fan_need(counts, melds, n + 1, unseen, pctx, tab, pw)
+        _claim_apply(counts, melds, n, acts[i], t, 1)
+        if need < best:
+            best = need
+            choice = acts[i]
+    return choice
+
+
 @ijit
 def choose(policy, own, view, acts, n_acts, pctx, tab, pw, rng):
     """Built-in policy ``policy`` (``POLICY_*``) picks one of ``acts[:n_acts]``."""
     if policy == POLICY_RANDOM:
         return acts[randbelow(rng, n_acts)]
+    if policy == POLICY_FAN_AWARE:
+        if own:
+            return fan_aware_own(view, acts, n_acts, pctx, tab, pw)
+        return fan_aware_response(view, acts, n_acts, pctx, tab, pw)
     if own:
         return efficiency_own(view, acts, n_acts, pctx, tab, pw)
     return efficiency_response(view, acts, n_acts, pctx, tab, pw)
@@ -1082,13 +1183,22 @@ def wall_size(tiles, n_flowers):
 
 
 @ijit
-def _decide(S, q, own, n, acts, view, gctx, pctx, tab, work, rng):
+def _decide(user, S, q, own, n, acts, view, gctx, pctx, tab, work, rng):
     """Seat ``q``'s policy picks one of ``acts[:n]`` from its view of ``S``; -1 when
-    it returns an action not among them (seat and action kept in ``S[S_ERR_*]``)."""
+    it returns an action not among them (seat and action kept in ``S[S_ERR_*]``).
+
+    ``user``: None (built-in policies only; the branch is pruned at compile time)
+    or the 8 user functions (own turn of seats 0-3, then answers of seats 0-3) of
+    :func:`play_games_custom`, called for the seats whose policy is ``POLICY_USER``."""
     policy = gctx[G_POLICY + q]
     if policy != POLICY_RANDOM:  # the random policy looks at nothing
         make_view(S, q, view)
-    a = choose(policy, own, view, acts, n, pctx[q], tab, work, rng)
+    if user is None:
+        a = choose(policy, own, view, acts, n, pctx[q], tab, work, rng)
+    elif policy == POLICY_USER:
+        a = user[q if own else 4 + q](view, acts, n, pctx[q], tab, work)
+    else:
+        a = choose(policy, own, view, acts, n, pctx[q], tab, work, rng)
     for i in range(n):
         if acts[i] == a:
             return a
@@ -1118,6 +1228,18 @@ MAX_LOG = 512
 def play_game(S, wall, gctx, pctx, tab, scratch, fan_out, work, buf, view, acts, resp, rng, log):
     """Play one game from the wall in ``wall`` to its end; returns an error code.
 
+    Built-in policies only; :func:`play_game_user` takes user policies too."""
+    return play_game_user(
+        None, S, wall, gctx, pctx, tab, scratch, fan_out, work, buf, view, acts, resp, rng, log
+    )
+
+
+@hjit
+def play_game_user(
+    user, S, wall, gctx, pctx, tab, scratch, fan_out, work, buf, view, acts, resp, rng, log
+):
+    """Play one game from the wall in ``wall`` to its end; returns an error code.
+
     ``pctx``: int64 (4, CTX_SIZE) the policy contexts per seat. On ``E_POLICY``
     ``S[S_ERR_SEAT]`` and ``S[S_ERR_ACTION]`` say who returned what. ``log``:
     int64 (k, 4) receives the first ``k`` moves (:data:`LOG_DRAW` rows for
@@ -1144,7 +1266,7 @@ def play_game(S, wall, gctx, pctx, tab, scratch, fan_out, work, buf, view, acts,
         if ph == PH_OWN:
             p = S[S_TURN]
             n = legal_own(S, acts)
-            a = _decide(S, p, True, n, acts, view, gctx, pctx, tab, work, rng)
+            a = _decide(user, S, p, True, n, acts, view, gctx, pctx, tab, work, rng)
             if a < 0:
                 return E_POLICY
             if logging:
@@ -1160,7 +1282,7 @@ def play_game(S, wall, gctx, pctx, tab, scratch, fan_out, work, buf, view, acts,
                 n = legal_response(S, q, gctx, tab, scratch, fan_out, buf, acts)
                 if n == 1:
                     continue
-                a = _decide(S, q, False, n, acts, view, gctx, pctx, tab, work, rng)
+                a = _decide(user, S, q, False, n, acts, view, gctx, pctx, tab, work, rng)
                 if a < 0:
                     return E_POLICY
                 resp[q] = a
@@ -1203,49 +1325,77 @@ def play_games(first, n_games, seed, gctx, pctx, tab, suits, n_fans, out, fans_o
     n_threads = 16
     per = (n_games + n_threads - 1) // n_threads
     for b in prange(n_threads):
-        lo = b * per
-        hi = min(n_games, lo + per)
-        if lo >= hi:
-            continue
-        S = np.zeros(N_STATE, np.int64)
-        wall = np.zeros(144, np.int64)[: wall_size(gctx[G_TILES], gctx[G_WALL_FLOWERS])]
-        work, buf = new_work(n_fans, suits)
-        scratch = work[P.W_SCORE]
-        fan = np.zeros(n_fans, np.uint8)
-        view = np.zeros(N_VIEW, np.int64)
-        acts = np.zeros(MAX_ACTIONS, np.int64)
-        resp = np.zeros(4, np.int64)
-        rng = np.zeros(4, np.uint64)
-        no_log = np.zeros((0, 4), np.int64)
-        for i in range(lo, hi):
-            log = logs[i] if logs.shape[0] > 0 else no_log
-            game_rng(seed, first + i, rng)
-            shuffle_wall(rng, wall, gctx[G_TILES], gctx[G_WALL_FLOWERS])
-            err = play_game(
-                S, wall, gctx, pctx, tab, scratch, fan, work, buf, view, acts, resp, rng, log
-            )
-            r = out[i]
-            r[R_ERR] = err
-            r[R_WINNER] = S[S_WINNER]
-            r[R_KIND] = S[S_WIN_KIND]
-            r[R_FROM] = S[S_FROM]
-            r[R_TOTAL] = S[S_TOTAL]
-            for q in range(4):
-                r[R_SCORE + q] = S[S_SCORE + q]
-            r[R_STEPS] = S[S_STEPS]
-            r[R_CLAIMS] = S[S_CLAIMS]
-            r[R_LAST_KIND] = S[S_LAST_KIND]
-            r[R_LAST_WALL] = S[S_LAST_WALL]
-            r[R_KONG_WIN] = S[S_KONG_WIN]
-            r[R_ERR_SEAT] = S[S_ERR_SEAT]
-            r[R_ERR_ACTION] = S[S_ERR_ACTION]
-            if S[S_WINNER] >= 0:
-                for f in range(n_fans):
-                    fans_out[i, f] = fan[f]
-            else:
-                for f in range(n_fans):
-                    fans_out[i, f] = 0
-            if final.shape[0] > 0:
-                for k in range(N_STATE):
-                    final[i, k] = S[k]
+        _play_block(
+            None, b * per, min(n_games, b * per + per), first, seed, gctx, pctx, tab, suits,
+            n_fans, out, fans_out, final, logs,
+        )  # fmt: skip
     return 0
+
+
+@pjit
+def play_games_custom(
+    own0, own1, own2, own3, answer0, answer1, answer2, answer3, first, n_games, seed, gctx,
+    pctx, tab, suits, n_fans, out, fans_out, final, logs,
+):  # fmt: skip
+    """:func:`play_games` with user policies: ``own<q>`` / ``answer<q>`` are seat ``q``'s
+    functions (:func:`user_policy_type`), called where ``gctx[G_POLICY + q]`` is
+    ``POLICY_USER``; compile it once with :func:`custom_games_kernel`."""
+    user = (own0, own1, own2, own3, answer0, answer1, answer2, answer3)
+    n_threads = 16
+    per = (n_games + n_threads - 1) // n_threads
+    for b in prange(n_threads):
+        _play_block(
+            user, b * per, min(n_games, b * per + per), first, seed, gctx, pctx, tab, suits,
+            n_fans, out, fans_out, final, logs,
+        )  # fmt: skip
+    return 0
+
+
+@ijit  # inlined: the game loop is compiled once per entry point, not a third time
+def _play_block(
+    user, lo, hi, first, seed, gctx, pctx, tab, suits, n_fans, out, fans_out, final, logs
+):
+    """Games ``lo .. hi - 1`` of one thread of :func:`play_games` (its scratch allocated once)."""
+    if lo >= hi:
+        return
+    S = np.zeros(N_STATE, np.int64)
+    wall = np.zeros(144, np.int64)[: wall_size(gctx[G_TILES], gctx[G_WALL_FLOWERS])]
+    work, buf = new_work(n_fans, suits)
+    scratch = work[P.W_SCORE]
+    fan = np.zeros(n_fans, np.uint8)
+    view = np.zeros(N_VIEW, np.int64)
+    acts = np.zeros(MAX_ACTIONS, np.int64)
+    resp = np.zeros(4, np.int64)
+    rng = np.zeros(4, np.uint64)
+    no_log = np.zeros((0, 4), np.int64)
+    for i in range(lo, hi):
+        log = logs[i] if logs.shape[0] > 0 else no_log
+        game_rng(seed, first + i, rng)
+        shuffle_wall(rng, wall, gctx[G_TILES], gctx[G_WALL_FLOWERS])
+        err = play_game_user(
+            user, S, wall, gctx, pctx, tab, scratch, fan, work, buf, view, acts, resp, rng, log
+        )
+        r = out[i]
+        r[R_ERR] = err
+        r[R_WINNER] = S[S_WINNER]
+        r[R_KIND] = S[S_WIN_KIND]
+        r[R_FROM] = S[S_FROM]
+        r[R_TOTAL] = S[S_TOTAL]
+        for q in range(4):
+            r[R_SCORE + q] = S[S_SCORE + q]
+        r[R_STEPS] = S[S_STEPS]
+        r[R_CLAIMS] = S[S_CLAIMS]
+        r[R_LAST_KIND] = S[S_LAST_KIND]
+        r[R_LAST_WALL] = S[S_LAST_WALL]
+        r[R_KONG_WIN] = S[S_KONG_WIN]
+        r[R_ERR_SEAT] = S[S_ERR_SEAT]
+        r[R_ERR_ACTION] = S[S_ERR_ACTION]
+        if S[S_WINNER] >= 0:
+            for f in range(n_fans):
+                fans_out[i, f] = fan[f]
+        else:
+            for f in range(n_fans):
+                fans_out[i, f] = 0
+        if final.shape[0] > 0:
+            for k in range(N_STATE):
+                final[i, k] = S[k]

@@ -492,7 +492,7 @@ def policy_type(n_fans: int):
     return types.FunctionType(sig)
 
 
-def custom_kernel(kernel, args: tuple, n_fans: int):
+def custom_kernel(kernel, args: tuple, n_fans: int, ftypes: tuple | None = None):
     """``kernel`` (a ``*_custom`` entry point) compiled for any user policy.
 
     Returns a dispatcher of the same function compiled once for a policy of
@@ -501,10 +501,12 @@ def custom_kernel(kernel, args: tuple, n_fans: int):
     policy (any ``@jit`` function; numba compiles it for the policy signature
     when it is passed) is called through a function pointer. The compiled
     kernel is cached on disk: a new process loads it instead of compiling.
+    ``ftypes``: the function types of the kernel's leading function arguments
+    when they are not one policy (the game engine's user policies).
     """
     from numba import typeof
 
-    sig = (policy_type(n_fans), *(typeof(a) for a in args))
+    sig = (*(ftypes or (policy_type(n_fans),)), *(typeof(a) for a in args))
     key = (kernel.py_func.__name__, sig)
     typed = _TYPED.get(key)
     if typed is None:

@@ -79,20 +79,6 @@ CLAIM_BINS = 17  # claims in a game: at most 4 melds a seat
 WIN_KINDS = ("discard", "self-drawn", "robbed kong")
 
 
-def _policies(policy: str | Sequence[str], n_seats: int = 4) -> list[str]:
-    """One built-in policy name per seat (one name for all, or one per seat)."""
-    from mjstats.games import GameOptionError
-
-    names = [policy] if isinstance(policy, str) else list(policy)
-    if not all(isinstance(p, str) for p in names):
-        raise GameOptionError(
-            "games takes built-in policy names (mjstats.games.POLICIES); user policies "
-            "plug into the play study only so far"
-        )
-    names = [p.lower().replace("_", "-") for p in names]
-    return names * n_seats if len(names) == 1 else names
-
-
 class GamesStudy(_PicklableRuleset, Study):
     """Four-player games played by the engine's policies (see the module docstring).
 
@@ -102,9 +88,12 @@ class GamesStudy(_PicklableRuleset, Study):
         Games to play.
     seed : int
         Study seed; game ``i`` plays from ``(seed, i)``.
-    policy : str or sequence of 4 str
-        A built-in policy (:data:`mjstats.games.POLICIES`) for every seat, or one
-        per seat (seat 0 East, the dealer).
+    policy : str, (own, answer) pair, or sequence of them
+        A built-in policy (:data:`mjstats.games.POLICIES`) or a user policy (a
+        pair of numba functions, see :func:`mjstats.games.play_games`) for every
+        seat, or one per seat (four; two in two-player; seat 0 East, the dealer).
+        User policies are named ``custom:module.own/answer`` in the parameters (a
+        resume needs a name).
     wall : {"shared", "botzone"}
         The shared 144-tile wall with flowers, or the Botzone judge's 136 tiles in
         four segments.
@@ -130,6 +119,7 @@ class GamesStudy(_PicklableRuleset, Study):
         chunk_size: int = CHUNK,
     ) -> None:
         from mjstats.games import engine_context
+        from mjstats.games.engine import policy_label, seat_policies
 
         self.ruleset = get_ruleset(ruleset)
         self.n_games = study_count("n_games", n_games)
@@ -141,11 +131,12 @@ class GamesStudy(_PicklableRuleset, Study):
             raise TypeError(f"round_wind must be an integer 0-3, got {round_wind!r}")
         from mjstats.games import game_rules
 
-        self.policy = _policies(policy, len(game_rules(self.ruleset).seat_winds))
+        self.seats = seat_policies(policy, len(game_rules(self.ruleset).seat_winds))
+        self.policy = [policy_label(p) for p in self.seats]
         self.wall = wall
         self.round_wind = int(round_wind)
         # the engine's own checks: the ruleset's seats, a known wall and policies, a wind
-        engine_context(self.ruleset, wall, self.round_wind, self.policy)
+        engine_context(self.ruleset, wall, self.round_wind, self.seats)
 
     def params(self) -> dict[str, Any]:
         p = {
@@ -181,7 +172,7 @@ class GamesStudy(_PicklableRuleset, Study):
             self.seed,
             ruleset=self.ruleset,
             wall=self.wall,
-            policy=self.policy,
+            policy=self.seats,
             round_wind=self.round_wind,
             first=lo,
             keep_state=True,
