@@ -10,7 +10,7 @@ compile runs inside :func:`notice`, which listens to numba's public event API
 shows one line on standard error (a terminal: redrawn in place each second;
 Jupyter: a display updated in place; a study's progress bar: its label)::
 
-    mjstats: compiling the scorer (first run only, about 9 s): 5 s, 30 of about 52 kernels
+    mjstats: compiling the scorer (first run only, about 12 s): 5 s, 30 of about 51 kernels
 
 and, when the command is done, what it took. numba raises no compile event
 when it loads a kernel from its cache, so a warm start shows nothing; entering
@@ -80,13 +80,12 @@ class Group:
 #: machine a compile's wall time is about its CPU time, see docs/performance.md).
 #: ``shanten``: ``mjstats shanten HAND`` alone (10.7 s CPU). ``scorer``: the first
 #: ``mjstats score HAND`` since it compiles the common-forms scorer only and loads
-#: the suit table (52 kernels; 0.64 times main's CPU time in alternated cold runs
-#: under load 14-20, 2026-12-02 04:40-05:05 UTC, applied to main's 14.1 s measured
-#: idle in docs/performance.md). None: not measured,
+#: the suit table (51 kernels; 12.0 / 12.7 s wall in two cold runs on the idle
+#: machine, 2026-12-02 06:00 UTC, see docs/performance.md). None: not measured,
 #: no estimate shown. Only a machine's first estimate comes from here: later ones
 #: are that machine's own previous full compile.
 GROUPS: dict[str, Group] = {
-    "scorer": Group("the scorer", 9, 52),
+    "scorer": Group("the scorer", 12, 51),
     "shanten": Group("the shanten kernels", 11, 14),
     "sample": Group("the sampling study", 55, 150),
     "dealt": Group("the dealt study", 75, 125),

@@ -597,9 +597,6 @@ class _One(NamedTuple):
     check: Any  # the binding's check_context
     spec: str
     fan_cache: dict  # (fan id, count) -> Fan (immutable, so shared by every Score)
-    # [True] once the entry's full copy was needed (so compiled): every later hand
-    # goes straight to it (same results), one call a hand
-    all_forms: list
 
 
 def _one_of(rs: Ruleset) -> _One:
@@ -616,7 +613,6 @@ def _one_of(rs: Ruleset) -> _One:
         check=rs.kernel.check_context,
         spec=rs.spec,
         fan_cache={},
-        all_forms=[False],
     )
 
 
@@ -795,13 +791,9 @@ def score(hand_or_text, ruleset="mcr", **context) -> Score:
             "for arrays build a HandBatch and use score_batch()"
         )
     out = np.empty(one.n_fans + _SETS_SIZE, dtype=np.uint8)  # fans, then the reading's sets
-    if one.all_forms[0]:
+    problems, total, form, legal = one.entry(row, *one.args, out)
+    if problems == _ALL_FORMS:  # a hand that could be a special form: the full entry
         problems, total, form, legal = one.entry(row, *one.args, out, True)
-    else:
-        problems, total, form, legal = one.entry(row, *one.args, out)
-        if problems == _ALL_FORMS:  # a hand that could be a special form: the full entry
-            one.all_forms[0] = True
-            problems, total, form, legal = one.entry(row, *one.args, out, True)
     if problems:
         _raise_problems(problems, _RowFields(row), fields, hand, one)
     one.check(_RowFields(row), batch=False)
