@@ -88,7 +88,7 @@ def command(
     numba thread unless the row says otherwise (threads, start-up); ratio =
     mjstats rate / peer rate. The goal column shows the project's targets:
     shanten >= 100x and scoring >= 20x PyMahjongGB, regular-form shanten <=
-    50 ns per hand per thread, cold start <= 20 s, warm start <= 1.5 s,
+    50 ns per hand per thread, first `score HAND` <= 10 s, warm start <= 1.5 s,
     four-player games >= 100,000/s (random policy) and >= 20,000/s (efficiency).
 
     \b
