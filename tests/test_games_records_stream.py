@@ -177,6 +177,15 @@ def test_a_resumed_study_continues_its_records(whole, tmp_path):
     assert path.read_bytes() == data
 
 
+def test_a_resume_without_checkpoint_leaves_the_records_alone(tmp_path):
+    path = tmp_path / "r.txt"
+    path.write_text("Match mjstats-1-0\n", encoding="utf-8")
+    study = GamesStudy(10, 1, policy="random", wall="botzone")
+    with pytest.raises(FileNotFoundError, match="nothing to resume"):
+        run_games(study, path, checkpoint=tmp_path / "none.ckpt", resume=True, progress=False)
+    assert path.read_text(encoding="utf-8") == "Match mjstats-1-0\n"
+
+
 def test_resume_records_refuses_a_file_of_other_games(whole, tmp_path):
     _, data, _, _ = whole
     path = tmp_path / "x.txt"

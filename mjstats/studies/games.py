@@ -429,7 +429,9 @@ def run_games(study: GamesStudy, records=None, **run_options: Any) -> Aggregate:
         )
     append = False
     ckpt = run_options.get("checkpoint")
-    if run_options.get("resume") and ckpt is not None and Path(ckpt).exists():
+    if run_options.get("resume") and (ckpt is None or not Path(ckpt).exists()):
+        return run_study(study, **run_options)  # its error (nothing to resume), file untouched
+    if run_options.get("resume"):
         from mjstats.studies.checkpoint import load_checkpoint
 
         _, done = load_checkpoint(Path(ckpt), study)
