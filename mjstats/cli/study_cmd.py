@@ -22,6 +22,7 @@ _KIND_OPTIONS = {
     "last_tile": ("play",),
     "wall": ("games",),
     "round_wind": ("games",),
+    "records": ("games",),
 }
 
 
@@ -145,7 +146,7 @@ def write_study_outputs(agg, out: Path) -> list[Path]:
 
 
 def _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_tile, wall,
-         round_wind, checkpoint, resume, dask_address, threads, progress):  # fmt: skip
+         round_wind, records, checkpoint, resume, dask_address, threads, progress):  # fmt: skip
     import numba
 
     from mjstats.errors import GameError
@@ -181,18 +182,30 @@ def _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_ti
             study = make_study(kind, **params)
         except (TypeError, ValueError) as exc:
             raise click.UsageError(str(exc)) from None
+    if records is not None and study.kind != "games":  # a resumed checkpoint's kind
+        raise click.UsageError(f"--records applies to study games, not to {study.kind}")
+    options = dict(dask=dask_address, checkpoint=checkpoint, resume=resume is not None,
+                   progress=progress)  # fmt: skip
     try:
-        agg = run_study(
-            study,
-            dask=dask_address,
-            checkpoint=checkpoint,
-            resume=resume is not None,
-            progress=progress,
-        )
+        if records is None:
+            agg = run_study(study, **options)
+        else:
+            from mjstats.games import GameOptionError
+            from mjstats.games.records import RecordsResumeError
+            from mjstats.studies.games import run_games
+
+            try:
+                agg = run_games(study, records, **options)
+            except GameOptionError as exc:  # the wall, --dask, a Dask checkpoint
+                raise click.UsageError(str(exc)) from None
+            except RecordsResumeError as exc:
+                raise click.ClickException(str(exc)) from None
     except GameError as exc:  # a game stopped: say which, no traceback
         raise click.ClickException(str(exc)) from None
     except StudyInterrupted as exc:
         cmd = f"mjstats study --resume {exc.checkpoint}"
+        if records is not None:
+            cmd += f" --records {records}"
         error = click.ClickException(
             f"interrupted; progress saved to {exc.checkpoint}; finish with: {cmd}"
         )
@@ -463,6 +476,16 @@ def _check_dask(value: str | None) -> str | None:
     help="games: the round wind, 0-3 = East South West North [default: 0].",
 )
 @click.option(
+    "--records",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="games: write the games to FILE in Botzone's text data-set format as they are "
+    "played, in game order (the botzone wall only; not with --dask; with --resume, give "
+    "the interrupted run's FILE: it is cut after the checkpoint's games and continued). "
+    "Check it with: mjstats records FILE --check.",
+)
+@click.option(
     "--top",
     type=click.IntRange(min=0),
     default=25,
@@ -528,6 +551,7 @@ def command(
     last_tile,
     wall,
     round_wind,
+    records,
     top,
     out,
     json_path,
@@ -561,6 +585,8 @@ def command(
       mjstats study play --policy fan-aware --n 20000 --draws 21
       mjstats study games --n 10000 --policy efficiency --wall shared
       mjstats study games --policy efficiency --policy random --policy random --policy random
+      mjstats study games --n 100000 --wall botzone --records games.txt
+      mjstats records games.txt --check        # every win of the written games, scored again
       mjstats study sample --n 100000000 --checkpoint run.ckpt    # Ctrl-C, then:
       mjstats study --resume run.ckpt          # the same study, parameters from run.ckpt
       mjstats study sample --dask local:2
@@ -572,7 +598,8 @@ def command(
     # once the study is done, its output is written whole
     with deferred_interrupts(exit_when_idle=dask_address is None) as guard:
         agg = _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_tile, wall,
-                   round_wind, checkpoint, resume, dask_address, threads, progress)  # fmt: skip
+                   round_wind, records, checkpoint, resume, dask_address, threads,
+                   progress)  # fmt: skip
         guard.idle = False  # done: a Ctrl-C now waits for the output to be written
         print_fan_table(agg, top)
         if agg.kind == "dealt":  # the checkpoint's kind when resumed

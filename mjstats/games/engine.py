@@ -334,6 +334,51 @@ def game_rules(ruleset) -> GameRules:
                      None if rounds is None else tuple(rounds))  # fmt: skip
 
 
+RECORD_BLOCK = 1024
+"""Games played at a time when they are written as records: each block's move logs
+(16 KB a game) and final states are written out and dropped before the next block, so
+the writer's memory does not grow with the number of games."""
+
+
+def _raise_first_error(run, first: int, out: np.ndarray) -> None:
+    """Raise the :class:`GameError` of the first stopped game of ``out`` (games
+    ``first ..``), if any."""
+    bad = np.flatnonzero(out[:, G.R_ERR] != G.E_OK)
+    if not len(bad):
+        return
+    user, seed, gctx, pctx, tab, suits, n_fans = run
+    i = int(bad[0])
+    # the game is deterministic: play it again alone to show its state
+    state = np.zeros((1, G.N_STATE), np.int64)
+    _run_kernel(user, first + i, 1, seed, gctx, pctx, tab, suits, n_fans,
+                np.zeros((1, G.N_R), np.int64), np.zeros((1, n_fans), np.uint8), state,
+                np.zeros((0, 0, 4), np.int64))  # fmt: skip
+    raise GameError(game_error_message(first + i, out[i], state[0]))
+
+
+def _play_recorded(run, first, n, out, fans, final, records, rs) -> None:
+    """Play games ``first .. first + n - 1`` in blocks of :data:`RECORD_BLOCK`, writing
+    each block's records before the next is played (``final``: keep every game's
+    final state there, else None). A stopped game raises before its block is
+    written: the records then hold the blocks before it."""
+    from mjstats.games.records import open_records, write_records
+
+    user, seed, gctx, pctx, tab, suits, n_fans = run
+    block = max(1, min(n, RECORD_BLOCK))
+    logs = np.zeros((block, G.MAX_LOG, 4), np.int64)
+    states = np.zeros((block, G.N_STATE), np.int64) if final is None else None
+    with open_records(records) as fh:
+        for lo in range(0, n, block):
+            hi = min(n, lo + block)
+            S = final[lo:hi] if final is not None else states[: hi - lo]
+            _run_kernel(user, first + lo, hi - lo, seed, gctx, pctx, tab, suits, n_fans,
+                        out[lo:hi], fans[lo:hi], S, logs[: hi - lo])  # fmt: skip
+            _raise_first_error(run, first + lo, out[lo:hi])
+            write_records(fh, fans[lo:hi], S, logs[: hi - lo], rs, seed=int(seed),
+                          first=int(first) + lo)  # fmt: skip
+            fh.flush()
+
+
 @notice("games")  # says so while the first call compiles the engine
 def play_games(
     n: int,
@@ -384,7 +429,10 @@ def play_games(
         ``Deal``, the moves with the ``Ignore`` claims, ``Fan`` / ``Huang``,
         ``Score``), readable by :func:`mjstats.records.read_botzone` and
         :func:`mjstats.games.replay`. Needs ``wall="botzone"`` (the format has no
-        flowers).
+        flowers). Streamed: the games are played and written in blocks of
+        :data:`RECORD_BLOCK`, so memory does not grow with ``n`` (the results and
+        the bytes are those of one block); a stopped game raises before its
+        block is written.
 
     Raises
     ------
@@ -441,26 +489,19 @@ def play_games(
         raise GameOptionError(
             "records are written in Botzone's text format, which has no flowers: use wall='botzone'"
         )
-    log = records is not None
     rs = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
     gctx, pctx, tab, suits = engine_context(rs, wall, round_wind, policy, check)
     out = np.zeros((n, G.N_R), np.int64)
     fans = np.zeros((n, rs.n_fans), np.uint8)
     final = np.zeros((n if keep_state else 0, G.N_STATE), np.int64)
-    logs = np.zeros((n if log else 0, G.MAX_LOG, 4), np.int64)
-    if log:
-        final = np.zeros((n, G.N_STATE), np.int64)
     user = _user_functions(seat_policies(policy, int(gctx[G.G_SEATS])))
-    _run_kernel(user, first, n, seed, gctx, pctx, tab, suits, rs.n_fans, out, fans, final, logs)
-    bad = np.flatnonzero(out[:, G.R_ERR] != G.E_OK)
-    if len(bad):
-        i = int(bad[0])
-        # the game is deterministic: play it again alone to show its state
-        state = np.zeros((1, G.N_STATE), np.int64)
-        _run_kernel(user, first + i, 1, seed, gctx, pctx, tab, suits, rs.n_fans,
-                    np.zeros((1, G.N_R), np.int64), np.zeros((1, rs.n_fans), np.uint8), state,
+    run = (user, seed, gctx, pctx, tab, suits, rs.n_fans)
+    if records is None:
+        _run_kernel(user, first, n, seed, gctx, pctx, tab, suits, rs.n_fans, out, fans, final,
                     np.zeros((0, 0, 4), np.int64))  # fmt: skip
-        raise GameError(game_error_message(first + i, out[i], state[0]))
+        _raise_first_error(run, first, out)
+    else:
+        _play_recorded(run, first, n, out, fans, final if keep_state else None, records, rs)
     cols = {
         "error": out[:, G.R_ERR],
         "winner": out[:, G.R_WINNER],
@@ -480,10 +521,6 @@ def play_games(
         err_action=out[:, G.R_ERR_ACTION],
     )
     games = pd.DataFrame(cols)
-    if log:
-        from mjstats.games.records import write_records
-
-        write_records(records, games, fans, final, logs, rs, seed=int(seed), first=int(first))
     if keep_state:
         return games, fans, final
     return games, fans

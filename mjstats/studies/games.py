@@ -50,6 +50,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -67,6 +68,7 @@ __all__ = [
     "games",
     "games_summary",
     "meld_table",
+    "run_games",
     "seat_table",
     "winning_hands",
 ]
@@ -107,6 +109,9 @@ class GamesStudy(_PicklableRuleset, Study):
 
     kind = "games"
     work_counter = "games"
+    records_file = None
+    """An open text file the chunks' games are written to as Botzone records while
+    :func:`run_games` runs (not a parameter: records do not change the result)."""
 
     def __init__(
         self,
@@ -176,6 +181,7 @@ class GamesStudy(_PicklableRuleset, Study):
             round_wind=self.round_wind,
             first=lo,
             keep_state=True,
+            records=self.records_file,
         )
         counters = game_counters(table, fans, final, self.ruleset, lo)
         return Aggregate(self.kind, self.params(), counters)
@@ -329,6 +335,7 @@ def games(
     round_wind: int = 0,
     chunk_size: int = CHUNK,
     progress: bool | None = None,
+    records=None,
     **run_options: Any,
 ) -> Aggregate:
     """Play ``n_games`` four-player games; returns the merged aggregate.
@@ -336,7 +343,10 @@ def games(
     See the module docstring for the counters and :class:`GamesStudy` for the
     parameters. ``run_options`` go to :func:`~mjstats.studies.runner.run_study`
     (``dask=``, ``checkpoint=``, ``resume=``, ``group_size=``). Same seed, same
-    numbers, whatever the threads, chunks, backend or resumes.
+    numbers, whatever the threads, chunks, backend or resumes. ``records``: a
+    path (or open text file) to write the games to as Botzone text records, in
+    game order, as they are played (see :func:`run_games`: ``wall="botzone"``
+    only, not with ``dask``).
 
     Raises
     ------
@@ -363,7 +373,83 @@ def games(
         round_wind=round_wind,
         chunk_size=chunk_size,
     )
-    return run_study(study, progress=progress, **run_options)
+    return run_games(study, records, progress=progress, **run_options)
+
+
+def run_games(study: GamesStudy, records=None, **run_options: Any) -> Aggregate:
+    """:func:`~mjstats.studies.runner.run_study` of a games study, the games written
+    to ``records`` (a path or an open text file) in Botzone's text format as they
+    are played.
+
+    The runner plays the chunk groups in order in this process and each group's
+    games are written (:data:`mjstats.games.engine.RECORD_BLOCK` games at a time)
+    before the next group, so memory does not grow with the number of games and
+    the file's bytes depend only on the seed and the number of games, not on the
+    chunk size, the group size or the threads. A resume (``resume=True``)
+    continues the records file of the interrupted run: it must hold the games
+    the checkpoint has done, in order, and anything after them (games played
+    after the last checkpoint save) is cut off before the rest is appended
+    (:func:`mjstats.games.records.resume_records`).
+
+    Raises
+    ------
+    mjstats.games.GameOptionError
+        ``records`` with a wall other than ``"botzone"`` (the format has no
+        flowers), with ``dask`` (Dask workers finish chunks in any order, in
+        other processes), or with a resume of a checkpoint whose done chunks do
+        not start at game 0 (a Dask run's) or an open file instead of a path.
+    mjstats.games.records.RecordsResumeError
+        On a resume, a records file that does not hold the checkpoint's games.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from mjstats.studies.games import GamesStudy, run_games
+    >>> path = Path(tempfile.mkdtemp()) / "games.txt"
+    >>> agg = run_games(GamesStudy(30, seed=1, policy="random", wall="botzone", chunk_size=7),
+    ...                 path, progress=False)
+    >>> path.read_text(encoding="utf-8").count("Match mjstats-1-"), int(agg["games"][0])
+    (30, 30)
+    """
+    if records is None:
+        return run_study(study, **run_options)
+    from mjstats.games import GameOptionError
+    from mjstats.games.records import open_records, resume_records
+
+    if study.wall != "botzone":
+        raise GameOptionError(
+            f"records are written in Botzone's text format, which has no flowers: the "
+            f"{study.wall} wall cannot be recorded (use wall 'botzone')"
+        )
+    if run_options.get("dask") is not None:
+        raise GameOptionError(
+            "records are written in game order as this process plays them: they cannot be "
+            "written from a Dask run (run without Dask, or write no records)"
+        )
+    append = False
+    ckpt = run_options.get("checkpoint")
+    if run_options.get("resume") and (ckpt is None or not Path(ckpt).exists()):
+        return run_study(study, **run_options)  # its error (nothing to resume), file untouched
+    if run_options.get("resume"):
+        from mjstats.studies.checkpoint import load_checkpoint
+
+        _, done = load_checkpoint(Path(ckpt), study)
+        if done and (len(done) > 1 or done[0][0] != 0):
+            raise GameOptionError(
+                f"the checkpoint {ckpt} has done chunks {done}, not a run from game 0 "
+                "(a Dask run's): its records cannot be continued"
+            )
+        if hasattr(records, "write"):
+            raise GameOptionError("a resume continues a records file: give its path")
+        resume_records(records, study.seed, study.chunk_weight(0, done[0][1]) if done else 0)
+        append = True
+    with open_records(records, append=append) as fh:
+        study.records_file = fh
+        try:
+            return run_study(study, **run_options)
+        finally:
+            study.records_file = None
 
 
 # ------------------------------------------------------------------ tables
