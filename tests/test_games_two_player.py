@@ -1,11 +1,14 @@
 """Two-seat games of 二人麻将 in the game engine (mjstats.kernels.game, mjstats.games).
 
-Seeded whole games with the built-in policies: the tile invariants after every
-step on the 72-tile wall (characters, honours, 8 flowers), every game ending,
-payments (the opponent pays the winner's total) summing to zero, every win legal
-and scored as ``score_batch`` scores the same hand (situation bits included),
-the situation fans only in their situations, determinism over splits and
-threads; and scripted walls that bring about 天胡, 地胡, 人胡 and 天听.
+Seeded whole games with the built-in policies, checked in chunks by
+tests/games_invariants.py (shared with the MCR tests): the tile invariants after
+every step on the 72-tile wall (characters, honours, 8 flowers), every game
+ending, payments (the opponent pays the winner's total) summing to zero, every
+win legal and scored as ``score_batch`` scores the same hand (situation bits
+included), the situation fans only in their situations, both seats winning
+equally often (``slow``: 1M games with ``random``, 100k with each other policy),
+determinism over splits and threads; and scripted walls that bring about 天胡,
+地胡, 人胡 and 天听.
 """
 
 from __future__ import annotations
@@ -13,13 +16,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from conftest import scaled
+from games_invariants import CHUNK, P_MIN, assert_seats_win_alike, check_games, seats_p_value
 
-from mjstats import score_batch
 from mjstats.games import GameOptionError, engine_context, play_games
 from mjstats.kernels import game as G
 from mjstats.rules import get_ruleset
 from mjstats.studies.games import games as games_study
-from mjstats.studies.games import seat_table, winning_hands
+from mjstats.studies.games import seat_table
 from mjstats.tiles import parse_tiles
 
 RS = get_ruleset("two-player")
@@ -38,11 +41,9 @@ def _fan(fans, key):
     return fans[:, RS.fan_id(key)]
 
 
-def _check(n, seed, policy):
-    games, fans, final = play_games(n, seed, ruleset=RS, policy=policy, check=True, keep_state=True)
-    assert list(c for c in games.columns if c.startswith("score")) == ["score0", "score1"]
-    assert (games.error == G.E_OK).all()
-    assert np.isin(final[:, G.S_PHASE], (G.PH_WIN, G.PH_DRAWN)).all()
+def _two_seats(games, fans, final):
+    """What only the two-player game has: two seats on a 72-tile wall, no 抢杠和."""
+    assert [c for c in games.columns if c.startswith("score")] == ["score0", "score1"]
     # two seats: nothing dealt to seats 2 and 3, nothing else in the wall
     assert (final[:, G.S_VACANT] == 2).all()
     assert (final[:, G.S_WALL_N] == 72).all()
@@ -50,23 +51,23 @@ def _check(n, seed, policy):
     assert PLAYED[wall].all()
     assert (final[:, G.S_HAND + 68 : G.S_HAND + 136] == 0).all()
     assert (final[:, G.S_SCORE + 2 : G.S_SCORE + 4] == 0).all()
-    # payments: the opponent pays the total, self-drawn or not; a draw pays nothing
-    drawn = games.winner.to_numpy() < 0
-    s = games[["score0", "score1"]].to_numpy()
-    assert (s.sum(axis=1) == 0).all()
-    assert (s[drawn] == 0).all()
-    won = ~drawn
-    w = games.winner.to_numpy()[won]
-    assert (s[won, 0] == np.where(w == 0, 1, -1) * games.total.to_numpy()[won]).all()
     # no robbing a kong in this game
     assert (games.kind != G.WIN_ROBBED_KONG).all()
-    # every win legal and scored as score_batch scores it
-    hands = winning_hands(games, final, RS)
-    scored = score_batch(hands, RS)
-    assert scored.legal.all()
-    assert (scored.total == games.total.to_numpy()[won]).all()
-    assert (scored.fan_counts == fans[won]).all()
-    return games, fans[won], final[won]
+    won = games.winner.to_numpy() >= 0
+    _situations_hold(games, fans[won], final[won])
+
+
+def _check(n, seed, policy, chunk=CHUNK):
+    """The shared invariants (payments: the opponent pays the total, self-drawn or
+    not; a draw pays nothing), the two-seat ones and the situations, chunk by chunk."""
+    declared = []
+
+    def each(games, fans, final, first):
+        _two_seats(games, fans, final)
+        declared.append(int((_fan(fans, "declared_ready") > 0).sum()))
+
+    tally = check_games(n, seed, ruleset=RS, policy=policy, chunk=chunk, each=each)
+    return tally, sum(declared)
 
 
 def _situations_hold(games, fans, final):
@@ -104,22 +105,29 @@ def _situations_hold(games, fans, final):
 @pytest.mark.parametrize("policy", ["random", "efficiency"])
 def test_two_player_invariants(policy):
     n = scaled(3000 if policy == "random" else 1500)
-    games, fans, final = _check(n, 11, policy)
-    _situations_hold(games, fans, final)
+    tally, declared = _check(n, 11, policy, chunk=1000)
     # games are won, not all drawn (the random policy passes up most wins)
-    assert (games.winner >= 0).mean() > (0.3 if policy == "efficiency" else 0.05)
+    assert tally.won > (0.3 if policy == "efficiency" else 0.05) * tally.games
     # the declarations do happen, and so does 立直
-    assert (_fan(fans, "declared_ready") > 0).any()
+    assert declared > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("policy", "n"), [("random", 1_000_000), ("efficiency", 100_000), ("fan-aware", 100_000)]
+)
+def test_two_player_invariants_large(policy, n):
+    tally, declared = _check(scaled(n), 12, policy)
+    assert tally.games == scaled(n) and tally.won > 0 and declared > 0
+    # turn order shows at these sizes (random 1M: 46681 / 49376 wins, p 3e-18)
+    assert seats_p_value(tally.wins, range(2)) < P_MIN
 
 
 def test_two_player_seats_win_alike():
-    # the same policy at both seats: the dealer draws first, which is worth little
-    n = scaled(6000)
-    games, _ = play_games(n, 5, ruleset=RS, policy="efficiency")
+    # random play at both seats: long games, where acting first is worth little
+    games, _ = play_games(scaled(20_000), 5, ruleset=RS, policy="random")
     w = games.winner.to_numpy()
-    a, b = (w == 0).sum(), (w == 1).sum()
-    sigma = np.sqrt(a + b)
-    assert abs(int(a) - int(b)) < 5 * sigma, (a, b)
+    assert_seats_win_alike(np.bincount(w[w >= 0], minlength=2), range(2))
 
 
 def test_two_player_mixed_policies_and_study():
