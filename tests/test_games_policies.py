@@ -17,9 +17,8 @@ import numba
 import numpy as np
 import pytest
 from conftest import scaled
+from games_invariants import check_played
 from numba import njit
-from test_games_engine import _check_games
-from test_games_two_player import _check as _check_two_player
 
 from mjstats.errors import GameError
 from mjstats.games import GameOptionError, play_games
@@ -27,6 +26,16 @@ from mjstats.games.engine import seat_policies
 from mjstats.kernels import game as G
 
 SCORES = ["score0", "score1", "score2", "score3"]
+
+
+def _checked(n, seed, policy, wall="shared", ruleset="mcr"):
+    """Play ``n`` games with the tile check on and assert the shared invariants."""
+    from mjstats.rules import get_ruleset
+
+    games, fans, final = play_games(n, seed, ruleset=ruleset, policy=policy, wall=wall,
+                                    check=True, keep_state=True)  # fmt: skip
+    check_played(games, fans, final, get_ruleset(ruleset))
+    return games
 
 
 @njit
@@ -70,7 +79,7 @@ def _copy_view_own(view, acts, n_acts, ctx, tab, work):
 
 @pytest.mark.parametrize("wall", ["shared", "botzone"])
 def test_fan_aware_invariants_and_every_win_legal(wall):
-    games = _check_games(scaled(300), 31, "fan-aware", wall)
+    games = _checked(scaled(300), 31, "fan-aware", wall)
     won = games.winner >= 0
     assert won.mean() > 0.4  # the targeting finishes most games
     assert (games.kind[won] == G.WIN_SELF_DRAWN).any() and (games.kind[won] == G.WIN_DISCARD).any()
@@ -115,7 +124,7 @@ def test_fan_aware_same_games_on_one_or_two_threads():
 
 def test_user_policies_per_seat():
     n = scaled(200)
-    games = _check_games(n, 13, [(_first_discard_own, _hu_or_pass), "fan-aware",
+    games = _checked(n, 13, [(_first_discard_own, _hu_or_pass), "fan-aware",
                                  (_copy_view_own, _hu_or_pass), "random"], "shared")  # fmt: skip
     assert (games[SCORES].sum(axis=1) == 0).all()
     # a user pair for all seats, deterministic, on one and two threads
@@ -205,7 +214,7 @@ def test_two_player_policies():
     fa, f1 = play_games(n, 8, ruleset="two-player", policy="fan-aware")
     eff, f2 = play_games(n, 8, ruleset="two-player", policy="efficiency")
     assert fa.equals(eff) and np.array_equal(f1, f2)
-    games, _, _ = _check_two_player(n, 8, [(_first_discard_own, _hu_or_pass), "fan-aware"])
+    games = _checked(n, 8, [(_first_discard_own, _hu_or_pass), "fan-aware"], ruleset="two-player")
     assert (games.winner == 1).sum() > (games.winner == 0).sum()  # efficiency beats it
     with pytest.raises(GameError, match="seat 1 returned 'pung"):
         play_games(5, 1, ruleset="two-player", policy=["random", (_always_pung, _hu_or_pass)])

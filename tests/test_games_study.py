@@ -14,7 +14,6 @@ import numba
 import numpy as np
 import pytest
 from conftest import scaled
-from test_games_engine import _winning_hands
 
 from mjstats import score_batch
 from mjstats.cli import main
@@ -29,6 +28,7 @@ from mjstats.studies.games import (
     games_summary,
     meld_table,
     seat_table,
+    winning_hands,
 )
 from mjstats.studies.runner import StudyInterrupted, run_study
 
@@ -148,7 +148,8 @@ def test_payments_sum_to_zero(ref, played):
 
 def test_fans_match_rescoring_the_wins_with_score_batch(ref, played):
     table, _, final = played
-    rows, hands = _winning_hands(final, table)
+    rows = np.flatnonzero(table.winner.to_numpy() >= 0)
+    hands = winning_hands(table, final)
     scored = score_batch(hands)
     assert scored.legal.all()
     assert (scored.total == table.total.to_numpy()[rows]).all()
