@@ -72,6 +72,19 @@ SEED = 20_241_129
 """Base seed of the randomized tests."""
 
 
+def interrupt_after(groups: int):
+    """An ``on_group`` callback for ``run_study`` that presses Ctrl-C (raises
+    ``KeyboardInterrupt``) when the ``groups``-th chunk group is done."""
+    seen = []
+
+    def on_group(first, count):
+        seen.append(first)
+        if len(seen) == groups:
+            raise KeyboardInterrupt
+
+    return on_group
+
+
 def scaled(n: int) -> int:
     """``n`` times ``MJSTATS_TEST_SCALE``, at least 1."""
     return max(1, int(n * SCALE))

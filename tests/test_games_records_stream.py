@@ -9,6 +9,7 @@ import tracemalloc
 
 import numba
 import pytest
+from conftest import interrupt_after
 
 from mjstats.cli import main
 from mjstats.games import GameOptionError, play_games, replay
@@ -158,15 +159,9 @@ def test_a_resumed_study_continues_its_records(whole, tmp_path):
     _, data, _, _ = whole
     study = GamesStudy(N, SEED, policy=MIXED, wall="botzone", chunk_size=20)
     ckpt, path = tmp_path / "g.ckpt", tmp_path / "r.txt"
-    seen = []
-
-    def stop(first, count):
-        seen.append(first)
-        if len(seen) == 2:
-            raise KeyboardInterrupt
-
     with pytest.raises(StudyInterrupted):
-        run_games(study, path, group_size=1, checkpoint=ckpt, progress=False, on_group=stop)
+        run_games(study, path, group_size=1, checkpoint=ckpt, progress=False,
+                  on_group=interrupt_after(2))  # fmt: skip
     assert path.read_bytes().count(b"Match ") == 40
     # games played after the last checkpoint save (a crash): cut off on resume
     with open(path, "ab") as fh:
@@ -239,12 +234,10 @@ def test_cli_resume_with_records(tmp_path, capsys):
             "random", "--no-progress"]  # fmt: skip
     assert main([*base, "--records", str(tmp_path / "ref.txt")]) == 0
 
-    def stop(first, count):  # Ctrl-C after the first chunk group
-        raise KeyboardInterrupt
-
     small = GamesStudy(90, 5, policy="random", wall="botzone", chunk_size=30)
     with pytest.raises(StudyInterrupted):
-        run_games(small, path, checkpoint=ckpt, group_size=1, progress=False, on_group=stop)
+        run_games(small, path, checkpoint=ckpt, group_size=1, progress=False,
+                  on_group=interrupt_after(1))  # fmt: skip
     assert path.read_bytes().count(b"Match ") == 30
     capsys.readouterr()
     assert main(["study", "--resume", str(ckpt), "--records", str(path), "--no-progress"]) == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 import pytest
+from conftest import interrupt_after
 
 from mjstats.kernels._jit import jit, pjit
 from mjstats.kernels.rng import chunk_states, randbelow, shuffle_prefix
@@ -101,21 +102,15 @@ def test_interrupt_then_resume_equals_uninterrupted(tmp_path):
     study = HonorCountStudy(10_000, seed=9)
     ref = run_study(study, group_size=2, progress=False)
     ckpt = tmp_path / "run.checkpoint.json"
-    calls = []
-
-    def stop_after_two(first, count):
-        calls.append(first)
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-
     with pytest.raises(StudyInterrupted) as info:
-        run_study(study, group_size=2, checkpoint=ckpt, progress=False, on_group=stop_after_two)
+        run_study(study, group_size=2, checkpoint=ckpt, progress=False, on_group=interrupt_after(2))
     assert info.value.checkpoint == ckpt and ckpt.exists()
     assert info.value.partial["hist"].sum() < ref["hist"].sum()
     resumed = run_study(study, group_size=3, checkpoint=ckpt, resume=True, progress=False)
     assert resumed == ref
     # resuming a finished run recomputes nothing and gives the same result
-    again = run_study(study, checkpoint=ckpt, resume=True, progress=False, on_group=stop_after_two)
+    again = run_study(study, checkpoint=ckpt, resume=True, progress=False,
+                      on_group=interrupt_after(1))  # any group run again would stop it
     assert again == ref
 
 

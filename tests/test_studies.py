@@ -8,7 +8,7 @@ import math
 import numba
 import numpy as np
 import pytest
-from conftest import SEED, scaled
+from conftest import SEED, interrupt_after, scaled
 
 from mjstats.cli import main
 from mjstats.efficiency import shanten
@@ -316,15 +316,8 @@ def test_checkpoint_and_resume_equal_an_uninterrupted_run(tmp_path):
     study = DealtStudy(5 * DEALT_CHUNK, seed=4, useful=False)
     ref = run_study(study, group_size=1, progress=False)
     ckpt = tmp_path / "dealt.ckpt"
-    seen = []
-
-    def stop(first, count):
-        seen.append(first)
-        if len(seen) == 2:
-            raise KeyboardInterrupt
-
     with pytest.raises(StudyInterrupted):
-        run_study(study, group_size=1, checkpoint=ckpt, progress=False, on_group=stop)
+        run_study(study, group_size=1, checkpoint=ckpt, progress=False, on_group=interrupt_after(2))
     assert run_study(study, group_size=2, checkpoint=ckpt, resume=True, progress=False) == ref
 
 
