@@ -242,6 +242,21 @@ def test_build_is_fast_and_deterministic(tab):
         assert a.dtype == b.dtype and np.array_equal(a, b)
 
 
+def test_info_words_are_the_same_without_the_jit(tab):
+    # A process without the JIT once wrote tables whose info words counted a kind
+    # held four times as one pair unit (numpy's bool + bool is a logical or); the
+    # suit keys use the same code, so the honor keys (fast in Python) stand for both.
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    code = (
+        "import numpy as np, sys; from mjstats.kernels import tables as T; "
+        "o = np.empty(T.HONOR_KEYS, np.int64); T._info_words(7, o); "
+        "sys.stdout.buffer.write(o.tobytes())"
+    )
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, check=True)
+    python_words = np.frombuffer(out.stdout, dtype=np.int64)
+    assert np.array_equal(python_words, tab.honor_rows.view(np.int64) >> 32)
+
+
 def test_cache_roundtrip_and_rejects(tab, tmp_path):
     path = T.save_tables(tab, tmp_path / "t.bin")
     assert [p.name for p in tmp_path.iterdir()] == ["t.bin"]  # no temp file left behind

@@ -117,8 +117,11 @@ N_TARGETS = 10
 CLIP = 15
 """Merged distances are clipped here; needs are at most 14, so results never change."""
 
-TABLE_VERSION = 5
-"""Bump when the table contents or layout change: old cache files are rebuilt."""
+TABLE_VERSION = 6
+"""Bump when the table contents or layout change: old cache files are rebuilt.
+
+6: version 5 files written by a process running without the JIT had wrong
+``info`` words (a kind held four times counted one pair unit, not two)."""
 
 _MAGIC = b"MJSTATS-SHANTEN\0"  # 16 bytes
 _FORMAT = 2
@@ -262,8 +265,10 @@ def _info_words(ndig, out):
         knit = 0
         for i in range(ndig):
             d = digits[i]
-            pair_units += (d >= 2) + (d == 4)
-            single_units += (d == 1) + (d == 3)
+            # counts as ints: under NUMBA_DISABLE_JIT, numpy's bool + bool is a
+            # logical or, and a kind held four times would count one pair unit
+            pair_units += int(d >= 2) + int(d == 4)
+            single_units += int(d == 1) + int(d == 3)
             if ndig == 7 or i == 0 or i == 8:
                 orphans += d >= 1
                 orphan_pairs += d >= 2
@@ -484,7 +489,7 @@ def cache_path() -> Path:
     Examples
     --------
     >>> cache_path().name
-    'shanten-tables-v5.bin'
+    'shanten-tables-v6.bin'
     """
     return cache_dir() / f"shanten-tables-v{TABLE_VERSION}.bin"
 
