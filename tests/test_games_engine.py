@@ -25,6 +25,8 @@ from games_invariants import (
 
 from mjstats.games import GameOptionError, play_games
 from mjstats.kernels import game as G
+from mjstats.kernels._jit import jit
+from mjstats.kernels.shanten import shanten_one
 from mjstats.rules import get_ruleset
 
 MCR = get_ruleset("mcr")
@@ -215,3 +217,59 @@ def test_stopped_game_message_names_game_seat_state_and_action():
     assert "answer to a discard" in msg and "last tile 5p of seat 1" in msg
     # seat 2 is dealt wall[89:102] of the sorted wall (tile = index // 4)
     assert "concealed tiles 5556666777788s, 0 melds" in msg
+
+
+@jit
+def _shanten_drops(walls, pick, melds, forms, tab):
+    """Draw-and-discard walks from the 13 - 3 melds first tiles of each wall (discards:
+    the one keeping the least shanten on odd steps, else the first held tile from a
+    random kind): the largest fall of the 3k+1 shanten between two steps, and how many
+    ready hands the walks went through."""
+    counts = np.zeros(34, np.uint8)
+    worst = -99
+    ready = 0
+    k = 13 - 3 * melds
+    for g in range(walls.shape[0]):
+        counts[:] = 0
+        for i in range(k):
+            counts[walls[g, i]] += 1
+        s = shanten_one(counts, melds, forms, tab)
+        for i in range(k, walls.shape[1]):
+            counts[walls[g, i]] += 1
+            out = -1
+            if i % 2:
+                best = 99
+                for t in range(34):
+                    if counts[t] > 0:
+                        counts[t] -= 1
+                        v = shanten_one(counts, melds, forms, tab)
+                        counts[t] += 1
+                        if v < best:
+                            best = v
+                            out = t
+            else:
+                t = pick[g, i]
+                while counts[t] == 0:
+                    t = (t + 1) % 34
+                out = t
+            counts[out] -= 1
+            new = shanten_one(counts, melds, forms, tab)
+            worst = max(worst, s - new)
+            ready += new == 0
+            s = new
+    return worst, ready
+
+
+@pytest.mark.parametrize("melds", [0, 1, 2])
+def test_shanten_falls_at_most_one_a_draw(melds):
+    """What the engine's shanten floor (S_SHANTEN_FLOOR, kernels/game.py waits) rests
+    on: a draw and a discard lower a seat's shanten by at most one, all forms."""
+    from mjstats.kernels.shanten import ALL_FORMS
+    from mjstats.kernels.tables import get_tables
+
+    rng = np.random.default_rng(23 + melds)
+    walls = np.stack([rng.permutation(np.repeat(np.arange(34), 4)) for _ in range(300)])
+    pick = rng.integers(0, 34, walls.shape)
+    worst, ready = _shanten_drops(walls[:, :100], pick, melds, ALL_FORMS, get_tables())
+    assert worst <= 1
+    assert ready > 100  # the walks went through ready hands
