@@ -16,6 +16,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -70,6 +72,16 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 SEED = 20_241_129
 """Base seed of the randomized tests."""
+
+
+def run_without_jit(code: str, *, text: bool = True):
+    """Standard output of ``code`` run by a fresh Python with ``NUMBA_DISABLE_JIT=1``
+    (the kernels as plain Python: what coverage and debugging runs execute)."""
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=text, check=True
+    )
+    return done.stdout
 
 
 def interrupt_after(groups: int):

@@ -5,11 +5,8 @@ kernels, numpy without the JIT), checked against numpy."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import numpy as np
+from conftest import run_without_jit
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -46,15 +43,11 @@ def test_popcount_of_each_integer_type():
 
 
 def test_popcount_without_the_jit():
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    code = (
+    out = run_without_jit(
         "import numpy as np; from mjstats.kernels.bits import copy_tiles, popcount, tile_summary; "
         "print(popcount(np.uint8(177)), popcount(2**40 - 1), popcount(0))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.split() == ["4", "40", "0"]
+    assert out.split() == ["4", "40", "0"]
 
 
 @jit
@@ -104,16 +97,12 @@ def test_tile_summary_extremes():
 
 
 def test_tile_helpers_without_the_jit():
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    code = (
+    out = run_without_jit(
         "import numpy as np; from mjstats.kernels.bits import tile_summary, copy_tiles; "
         "c = np.zeros(34, np.uint8); c[[0, 1, 33]] = [2, 1, 4]; d = np.zeros(34, np.uint8); "
         "copy_tiles(c, d); print(*tile_summary(c), int((c == d).all()))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.split() == [
+    assert out.split() == [
         str(x) for x in _expected_summary(np.array([2, 1] + [0] * 31 + [4], np.uint8))
     ] + ["1"]
 
@@ -163,14 +152,10 @@ def test_lowest_bit_in_a_kernel(values):
 
 
 def test_bit_helpers_without_the_jit():
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    code = (
+    out = run_without_jit(
         "import numpy as np; from mjstats.kernels.bits import lowest_bit, nonzero_bits; "
         "c = np.zeros(82, np.uint8); c[[3, 64, 81]] = [1, 2, 1]; "
         "print(int(lowest_bit(0b1011_0000)), int(nonzero_bits(c, 0, 64)), "
         "int(nonzero_bits(c, 64, 18)))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.split() == ["4", "8", str(1 + (1 << 17))]
+    assert out.split() == ["4", "8", str(1 + (1 << 17))]

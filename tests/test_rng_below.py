@@ -3,11 +3,8 @@ draws as ``x % n`` with the rejection rule, compiled and without the JIT."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import numpy as np
+from conftest import run_without_jit
 
 from mjstats.kernels._jit import jit
 from mjstats.kernels.rng import _C_HI, _C_LO, _FAST_BELOW, _mod_by, below, next_u64, randbelow
@@ -84,15 +81,11 @@ def test_draws_are_those_of_the_division():
 
 
 def test_draws_without_the_jit():
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    code = (
+    out = run_without_jit(
         "import numpy as np; from mjstats.kernels.rng import randbelow; "
         "s = np.array([1, 2, 3, 4], np.uint64); "
         "print(*[int(randbelow(s, n)) for n in (1, 2, 7, 144, 255, 300, 2**40)])"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
     state = np.array([1, 2, 3, 4], np.uint64)
     ns = np.array([1, 2, 7, 144, 255, 300, 2**40], np.int64)
-    assert [int(v) for v in out.stdout.split()] == _reference(state, ns)
+    assert [int(v) for v in out.split()] == _reference(state, ns)

@@ -12,6 +12,7 @@ from functools import cache
 import numba
 import numpy as np
 import pytest
+from conftest import run_without_jit
 
 from mjstats.kernels import tables as T
 
@@ -246,14 +247,13 @@ def test_info_words_are_the_same_without_the_jit(tab):
     # A process without the JIT once wrote tables whose info words counted a kind
     # held four times as one pair unit (numpy's bool + bool is a logical or); the
     # suit keys use the same code, so the honor keys (fast in Python) stand for both.
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    code = (
+    out = run_without_jit(
         "import numpy as np, sys; from mjstats.kernels import tables as T; "
         "o = np.empty(T.HONOR_KEYS, np.int64); T._info_words(7, o); "
-        "sys.stdout.buffer.write(o.tobytes())"
+        "sys.stdout.buffer.write(o.tobytes())",
+        text=False,
     )
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, check=True)
-    python_words = np.frombuffer(out.stdout, dtype=np.int64)
+    python_words = np.frombuffer(out, dtype=np.int64)
     assert np.array_equal(python_words, tab.honor_rows.view(np.int64) >> 32)
 
 
