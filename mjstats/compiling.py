@@ -10,7 +10,7 @@ compile runs inside :func:`notice`, which listens to numba's public event API
 shows one line on standard error (a terminal: redrawn in place each second;
 Jupyter: a display updated in place; a study's progress bar: its label)::
 
-    mjstats: compiling the scorer (first run only, about 12 s): 5 s, 30 of about 51 kernels
+    mjstats: compiling the scorer (first run only, about 6 s): 3 s, 18 of about 29 kernels
 
 and, when the command is done, what it took. numba raises no compile event
 when it loads a kernel from its cache, so a warm start shows nothing; entering
@@ -27,6 +27,10 @@ The estimate ``about N s`` is the time the previous full compile of the same
 group took on this machine (kept in ``compile-seconds.json`` beside the numba
 cache), else the figure of :data:`GROUPS`, measured on the development machine
 (2 cores, see ``docs/performance.md``); it is an estimate and says so.
+
+The first compile of a block also starts :mod:`mjstats.compile_helper` (a
+process that compiles the block's kernels from the other end on a second
+core), and the block's end stops it.
 
 Examples
 --------
@@ -74,24 +78,22 @@ class Group:
 
 
 #: Kernel groups: what the notice names, and what a cold cache costs: the CPU
-#: seconds of the command's cold run and the kernels it compiled, from the notes
-#: of ``mjstats bench --tasks cold_start`` (2-core AMD EPYC VM, 2026-12-02
-#: 01:20-01:47 UTC, load 6-13: wall times were 5-8 times these; on an idle
-#: machine a compile's wall time is about its CPU time, see docs/performance.md).
-#: ``shanten``: ``mjstats shanten HAND`` alone (10.7 s CPU). ``scorer``: the first
-#: ``mjstats score HAND`` since it compiles the common-forms scorer only and loads
-#: the suit table (51 kernels; 12.0 / 12.7 s wall in two cold runs on the idle
-#: machine, 2026-12-02 06:00 UTC, see docs/performance.md). None: not measured,
-#: no estimate shown. Only a machine's first estimate comes from here: later ones
-#: are that machine's own previous full compile.
+#: seconds of the command's compiles on a cold run and the kernels it compiled, from
+#: ``mjstats bench --tasks cold_start`` (2-core AMD EPYC VM). ``scorer``, ``sample``
+#: and ``analyze``: 2026-12-02 18:56 UTC, idle, with the compile helper on the
+#: second core (:mod:`mjstats.compile_helper`: the command compiles about half the
+#: kernels, the helper the rest); the others: 01:20-01:47 UTC, load 6-13 (wall
+#: times were 5-8 times these). ``shanten``: ``mjstats shanten HAND`` alone (10.7 s
+#: CPU). None: not measured, no estimate shown. Only a machine's first estimate
+#: comes from here: later ones are that machine's own previous full compile.
 GROUPS: dict[str, Group] = {
-    "scorer": Group("the scorer", 12, 51),
+    "scorer": Group("the scorer", 6, 29),
     "shanten": Group("the shanten kernels", 11, 14),
-    "sample": Group("the sampling study", 55, 150),
+    "sample": Group("the sampling study", 28, 96),
     "dealt": Group("the dealt study", 75, 125),
     "play": Group("the play study", 114, 184),
     "exact": Group("the exact enumeration"),
-    "analyze": Group("the playout kernels", 92, 182),
+    "analyze": Group("the playout kernels", 70, 145),
     "replay": Group("the game engine", 69, 132),
     "records": Group("the records reader and scorer"),
     "games": Group("the game engine"),
@@ -340,13 +342,13 @@ class _Session:
             self.handle.update({"text/plain": text}, raw=True)
 
     # main-thread hooks
-    def compile_started(self) -> None:
+    def compile_started(self, kernel: Callable) -> None:
         if self.ticker is None:
             self._setup()
         if self.began is None:
             self.began = time.perf_counter()
         if self.ticker is None:
-            self._start()
+            self._start(kernel)
 
     def compile_ended(self) -> None:
         with _lock:
@@ -355,7 +357,10 @@ class _Session:
                 self.began = None
             self.clear()  # the command may print next: leave no half line behind
 
-    def _start(self) -> None:
+    def _start(self, kernel: Callable) -> None:
+        from mjstats import compile_helper
+
+        compile_helper.start(self.group, kernel)  # a second process compiles from the far end
         self.stop = threading.Event()
         # the first explicit setting of the active blocks, outermost first
         setting = next((a.progress for a in _active if a.progress is not None), None)
@@ -386,6 +391,9 @@ class _Session:
     def close(self) -> None:
         if self.stop is not None:
             self.stop.set()
+            from mjstats import compile_helper
+
+            compile_helper.stop(self.group)
         if self.ticker is not None and self.ticker.ident is not None:
             self.ticker.join()
         with _lock:
@@ -449,7 +457,7 @@ def _ensure_listener() -> None:
                 module = getattr(ev.data["dispatcher"].py_func, "__module__", "") or ""
                 if not module.startswith("mjstats."):  # a user's own numba function
                     return
-                s.compile_started()
+                s.compile_started(ev.data["dispatcher"].py_func)
             s.depth += 1
 
         def _end(self, ev: Any) -> None:
