@@ -33,6 +33,7 @@ numba's JIT is off.
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import os
 import pickle
@@ -55,6 +56,7 @@ PLAN_COMMANDS: dict[str, tuple[str, ...]] = {
 
 _PLANS = Path(__file__).resolve().parent / "data" / "compile-plans"
 _started: dict[str, subprocess.Popen] = {}
+_stopping: list[subprocess.Popen] = []  # told to stop, not yet reaped
 _tried: set[str] = set()
 
 
@@ -120,11 +122,30 @@ def start(group: str, kernel: Any) -> None:
 
 def stop(group: str) -> None:
     """Stop the helper of ``group`` (the command has all it needs): it leaves the
-    kernel it is compiling unwritten and exits; this does not wait for it."""
+    kernel it is compiling unwritten and exits; this does not wait for it (it is
+    reaped later, at the latest when Python exits)."""
     proc = _started.pop(group, None)
     if proc is not None and proc.poll() is None:
         try:
             proc.terminate()
+        except OSError:
+            pass
+        _stopping.append(proc)
+    _stopping[:] = [p for p in _stopping if p.poll() is None]
+
+
+@atexit.register
+def _reap() -> None:
+    """Wait for the helpers still exiting (a helper inside a long LLVM call sees its
+    SIGTERM when the call returns); kill one that takes more than two seconds."""
+    for proc in [*_started.values(), *_stopping]:
+        try:
+            if proc.poll() is None:
+                proc.terminate()
+            proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
         except OSError:
             pass
 

@@ -54,6 +54,7 @@ def test_started_only_for_the_groups_own_kernels_once_and_stopped(monkeypatch, t
 
     monkeypatch.setattr(compile_helper.subprocess, "Popen", Proc)
     monkeypatch.setattr(compile_helper, "_tried", set())
+    monkeypatch.setattr(compile_helper, "_stopping", [])
     monkeypatch.setattr(compile_helper, "_wanted", lambda: True)
     plan = load_plan("scorer")
     module, qualname, _ = plan["kernels"][0]
@@ -72,6 +73,7 @@ def test_started_only_for_the_groups_own_kernels_once_and_stopped(monkeypatch, t
     assert env["MJSTATS_COMPILE_HELPER"] == "0"  # the helper never starts one of its own
     compile_helper.stop("scorer")
     assert started[-1] == "terminated"
+    assert len(compile_helper._stopping) == 1  # kept until reaped: no ResourceWarning
     compile_helper.stop("scorer")  # already stopped: nothing more
     assert len(started) == 2
 
