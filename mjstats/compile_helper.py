@@ -2,7 +2,7 @@
 
 numba compiles one kernel at a time, under a process-wide lock, so the first
 run of a command on an empty cache (``mjstats score HAND``: about 50 kernels
-and 12-16 s on the 2-core development machine) leaves every other core idle.
+and 10-18 s on the 2-core development machines) leaves every other core idle.
 A command compiles its kernels depth first in a fixed order, and writes each
 one to the disk cache, from which any process that needs it later loads it in
 milliseconds. So when a command starts compiling (the first compile event
