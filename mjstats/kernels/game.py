@@ -1015,18 +1015,15 @@ def _claim_apply(counts, melds, n, a, t, sign):
 
 @hjit
 def _claim_need(counts, melds, n, unseen, a, t, pctx, tab, pw, bound):
-    """Need after claim ``a`` of discard ``t`` and, when 8 fan must stay reachable,
-    whether a fan target reaching the minimum survives it (``(need, reachable)``).
+    """Need after chow or pung ``a`` of discard ``t`` (and its best discard) and, when
+    8 fan must stay reachable, whether a fan target reaching the minimum survives it
+    (``(need, reachable)``).
 
     ``reachable`` is worked out only for a need below ``bound`` (else False): the
     caller takes no claim that does not lower its need, and the fan targets cost
     far more than the need."""
-    forms = pctx[P.CTX_FORMS]
     _claim_apply(counts, melds, n, a, t, -1)
-    if a // 64 == A_KONG:
-        need = P.hand_need(counts, n + 1, forms, tab)
-    else:
-        need = P.discard_needs(counts, n + 1, forms, tab, pw[P.W_AUX])
+    need = P.least_discard_need(counts, n + 1, pctx[P.CTX_FORMS], tab, pw[P.W_AUX], bound - 1)
     reachable = need < bound
     if reachable and pctx[P.CTX_FAN_PLANS]:
         k, _ = P._collect_targets(
@@ -1072,17 +1069,26 @@ def efficiency_response(view, acts, n_acts, pctx, tab, pw):
         if acts[i] // 64 == A_HU:
             return acts[i]
     counts, melds, unseen, n = _own_hand(view, pw)
-    best_need = P.hand_need(counts, n, pctx[P.CTX_FORMS], tab)
-    choice = acts[0]
     t = view[V_LAST_TILE]
+    forms = pctx[P.CTX_FORMS]
+    need = P.hand_need(counts, n, forms, tab)
+    # A claim's hand could have been kept concealed, so its need is at least that
+    # of the hand with t added: a claim lowers the need only if t does, and an
+    # exposed kong (a pung kept concealed would do as well) never does.
+    counts[t] += 1
+    with_t = P.hand_need(counts, n, forms, tab)
+    counts[t] -= 1
+    if with_t >= need:
+        return acts[0]
     for i in range(1, n_acts):
-        need, reachable = _claim_need(
-            counts, melds, n, unseen, acts[i], t, pctx, tab, pw, best_need
-        )
-        if reachable and need < best_need:
-            best_need = need
-            choice = acts[i]
-    return choice
+        if acts[i] // 64 == A_KONG:
+            continue
+        # by the same bound no claim lowers the need by more than one: the first
+        # that does is the best
+        after, reachable = _claim_need(counts, melds, n, unseen, acts[i], t, pctx, tab, pw, need)
+        if reachable and after < need:
+            return acts[i]
+    return acts[0]
 
 
 @hjit

@@ -70,6 +70,7 @@ from __future__ import annotations
 import numpy as np
 
 from mjstats.kernels._jit import hjit, ijit, jit
+from mjstats.kernels.bits import popcount
 from mjstats.kernels.scoring import new_scratch, score_one
 from mjstats.kernels.shanten import (
     HONORS_KNITTED,
@@ -78,7 +79,10 @@ from mjstats.kernels.shanten import (
     SEVEN_PAIRS,
     THIRTEEN_ORPHANS,
     _forms_useful,
+    _group_rows,
     _need_all,
+    _need_from_rows,
+    _special_need,
     group_keys,
     keys_without,
     masks_without,
@@ -109,9 +113,11 @@ __all__ = [
     "efficiency",
     "fan_aware",
     "hand_need",
+    "least_discard_need",
     "mask_copies",
     "new_policy_work",
     "score_win",
+    "unseen_planes",
 ]
 
 # ------------------------------------------------------------------ ids and context
@@ -171,19 +177,31 @@ terminals, 2/8, 3-7; then tile id)."""
 
 # ------------------------------------------------------------------ small helpers
 @ijit
-def mask_copies(mask, unseen):
-    """Unseen copies of the tiles of a 34-bit mask: ``sum(unseen[t] for t in mask)``.
+def unseen_planes(unseen):
+    """Bit planes of unseen copies (0-7 each): masks ``(ones, twos, fours)``, bit t of
+    ``ones`` set when ``unseen[t]`` is odd, and so on, for :func:`mask_copies`."""
+    ones = np.int64(0)
+    twos = np.int64(0)
+    fours = np.int64(0)
+    for t in range(34):  # no branch: LLVM makes it vector code
+        u = unseen[t]
+        ones |= (u & 1) << t
+        twos |= ((u >> 1) & 1) << t
+        fours |= ((u >> 2) & 1) << t
+    return ones, twos, fours
+
+
+@ijit
+def mask_copies(mask, ones, twos, fours):
+    """Unseen copies of the tiles of a 34-bit mask, ``sum(unseen[t] for t in mask)``,
+    from the bit planes of :func:`unseen_planes` (three popcounts, no loop).
 
     Examples
     --------
     >>> import numpy as np
-    >>> int(mask_copies(0b101, np.array([3, 4, 2] + [4] * 31)))
+    >>> int(mask_copies(0b101, *unseen_planes(np.array([3, 4, 2] + [4] * 31))))
     5"""
-    n = 0
-    for t in range(34):
-        if (mask >> t) & 1:
-            n += unseen[t]
-    return n
+    return popcount(mask & ones) + 2 * popcount(mask & twos) + 4 * popcount(mask & fours)
 
 
 @ijit
@@ -225,20 +243,55 @@ def discard_needs(counts, n_melds, forms, tab, out):
     >>> [TILES[t] for t in np.flatnonzero(out == 1)]  # discards that keep the hand ready
     ['4z']
     """
+    return _discard_scan(counts, n_melds, forms, tab, out, -1)
+
+
+@hjit
+def least_discard_need(counts, n_melds, forms, tab, out, floor):
+    """The smallest need after one discard of a 3k+2 hand (what :func:`discard_needs`
+    returns), the scan stopping at the first discard that reaches ``floor``, a need
+    the caller knows no discard goes below; ``out`` as in :func:`discard_needs` up
+    to the tile where the scan stopped.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mjstats.kernels.tables import get_tables
+    >>> from mjstats.tiles import parse_tiles
+    >>> hand, out = parse_tiles("123m456p789s11334z"), np.zeros(34, np.int64)
+    >>> int(least_discard_need(hand, 0, 31, get_tables(), out, 1))
+    1
+    """
+    return _discard_scan(counts, n_melds, forms, tab, out, floor)
+
+
+@ijit
+def _discard_scan(counts, n_melds, forms, tab, out, floor):
+    """The discard loop of :func:`discard_needs`, stopping once a need is ``floor``."""
     # the group keys once; a discard lowers one key by its tile's multiplier
     # (the need is then what hand_need gives for the hand without that tile)
     km, kp, ks, kz = group_keys(counts)
     sr, hr, hv = tab.suit_rows, tab.honor_rows, tab.honor_vecs
     ss, sh, fin = tab.suit_suit, tab.suit_honor, tab.final
     best = NO_NEED
+    honors = np.int64(0)  # byte c: 1 + the need after discarding an honour held c times
     for t in range(34):
-        if counts[t] == 0:
+        c = np.int64(counts[t])
+        if c == 0:
             out[t] = NO_NEED
             continue
-        m0, m1, m2, m3 = keys_without(t, km, kp, ks, kz)
-        need = _need_all(m0, m1, m2, m3, n_melds, forms, sr, hr, ss, sh, fin, hv)
+        known = (honors >> (8 * c)) & 255 if t >= 27 else 0
+        if known:  # honours are interchangeable in every form: same count, same need
+            need = known - 1
+        else:
+            m0, m1, m2, m3 = keys_without(t, km, kp, ks, kz)
+            need = _need_all(m0, m1, m2, m3, n_melds, forms, sr, hr, ss, sh, fin, hv)
+            if t >= 27:
+                honors |= (need + 1) << (8 * c)
         out[t] = need
         best = min(best, need)
+        if best <= floor:
+            break
     return best
 
 
@@ -282,6 +335,53 @@ def new_policy_work(n_fans, suits):
 
 
 # ------------------------------------------------------------------ efficiency
+@ijit
+def _swap_bits(mask, a, b):
+    """``mask`` with bits ``a`` and ``b`` exchanged."""
+    d = ((mask >> a) ^ (mask >> b)) & 1
+    return mask ^ ((d << a) | (d << b))
+
+
+@ijit
+def _tuple_set(values, i, v):
+    """The 4-tuple ``values`` with entry ``i`` set to ``v``."""
+    return (
+        v if i == 0 else values[0],
+        v if i == 1 else values[1],
+        v if i == 2 else values[2],
+        v if i == 3 else values[3],
+    )
+
+
+@ijit
+def _live_forms(km, kp, ks, kz, n_melds, forms, target, tab):
+    """The forms of ``forms`` whose need for the whole 3k+2 hand (group keys) is
+    at most ``target``.
+
+    A form above the target for the whole hand stays above it after any discard
+    (the hand could make that discard), so it gives no discard of need ``target``
+    a useful tile: :func:`_most_useful` solves the candidates for the live forms
+    only (mostly the regular one; the special forms are the costly part)."""
+    rm, rp, rs, rz = _group_rows(km, kp, ks, kz, tab)
+    live = 0
+    if forms & REGULAR:
+        ss, sh, fin = tab.suit_suit, tab.suit_honor, tab.final
+        if _need_from_rows(rm, rp, rs, rz, 4 - n_melds, ss, sh, fin) <= target:
+            live = REGULAR
+    if n_melds <= 1:
+        iz = rz & 0xFF
+        hv = tab.honor_vecs
+        z1, z2, z3 = np.int64(hv[iz, 1]), np.int64(hv[iz, 2]), np.int64(hv[iz, 3])
+        form = SEVEN_PAIRS
+        while form <= forms:
+            # bound target + 1: the special form is solved only as far as it can beat it
+            if forms & form:
+                if _special_need(target + 1, rm, rp, rs, rz, z1, z2, z3, n_melds, form) <= target:
+                    live |= form
+            form <<= 1
+    return live
+
+
 @hjit
 def _most_useful(counts, n_melds, forms, tab, unseen, need, target):
     """Among held tiles ``t`` with ``need[t] == target``, the discard leaving the most
@@ -289,15 +389,31 @@ def _most_useful(counts, n_melds, forms, tab, unseen, need, target):
     # the hand scanned once; each candidate's keys and masks follow from it
     # (useful_one of the hand without t, as shanten.discard_one works)
     km, kp, ks, kz, eq1, eq2, eq3, eq4 = scan_hand(counts)
+    live = _live_forms(km, kp, ks, kz, n_melds, forms, target, tab)
+    ones, twos, fours = unseen_planes(unseen)
+    # Honours are interchangeable in every form, so the hand without honour t is
+    # the hand without an honour h held as often with t and h swapped: its useful
+    # tiles are h's with bits t and h swapped. rep: byte c = 1 + the first honour
+    # held c times that was solved, its mask in like[c - 1].
+    rep = np.int64(0)
+    like = (np.int64(0), np.int64(0), np.int64(0), np.int64(0))
     choice = -1
     best_copies = -1
     for t in range(34):
         if need[t] != target:
             continue
-        _, e1, e2, e3, e4 = masks_without(t, eq1, eq2, eq3, eq4)
-        m0, m1, m2, m3 = keys_without(t, km, kp, ks, kz)
-        _, mask = _forms_useful(m0, m1, m2, m3, e1, e2, e3, e4, n_melds, forms, tab)
-        copies = mask_copies(mask, unseen)
+        c = np.int64(counts[t])
+        h = (rep >> (8 * c)) & 255 if t >= 27 else 0
+        if h:
+            mask = _swap_bits(like[c - 1], h - 1, t)
+        else:
+            _, e1, e2, e3, e4 = masks_without(t, eq1, eq2, eq3, eq4)
+            m0, m1, m2, m3 = keys_without(t, km, kp, ks, kz)
+            _, mask = _forms_useful(m0, m1, m2, m3, e1, e2, e3, e4, n_melds, live, tab)
+            if t >= 27:
+                rep |= (t + 1) << (8 * c)
+                like = _tuple_set(like, c - 1, mask)
+        copies = mask_copies(mask, ones, twos, fours)
         if copies > best_copies or (
             copies == best_copies and DISCARD_ORDER[t] < DISCARD_ORDER[choice]
         ):

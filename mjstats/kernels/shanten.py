@@ -223,44 +223,52 @@ def regular_need(km, kp, ks, kz, n_sets, tab):
 
 
 @ijit
-def _group_useful(gvecs, gid, rvecs, rid, mask, key, n_sets, need):
+def _group_useful(hits, gid, rid, mask, key, n_sets):
     """Ranks of one group whose draw lowers the hand's need (exact).
 
-    A draw in the group lowers the need iff some optimal split ``(k, p)`` for
-    it (``g[k,p] + rest[n-k, 1-p] == need``, ``rest`` = the other three groups
-    merged) has the rank in the table mask of ``(k, p)``.
+    A draw in the group lowers the need iff some cheapest split ``(k, p)`` of
+    the hand between the group and the rest (the other three groups merged,
+    vector ``rid``) has the rank in the group's table mask of ``(k, p)``;
+    ``hits`` lists those splits (:data:`~mjstats.kernels.tables.ShantenTables`).
     """
+    split = np.int64(hits[gid, rid, n_sets])
     bits = 0
-    for k in range(n_sets + 1):  # branch-free: the tests are unpredictable
-        j = 2 * (n_sets - k)
-        hit0 = np.int64(gvecs[gid, 2 * k]) + np.int64(rvecs[rid, j + 1]) == need
-        hit1 = np.int64(gvecs[gid, 2 * k + 1]) + np.int64(rvecs[rid, j]) == need
-        bits |= np.int64(mask[key, 2 * k]) & -np.int64(hit0)
-        bits |= np.int64(mask[key, 2 * k + 1]) & -np.int64(hit1)
+    for e in range(2 * n_sets + 2):  # branch-free: the splits are unpredictable
+        bits |= np.int64(mask[key, e]) & -((split >> e) & 1)
     return bits
+
+
+@ijit
+def _group_rows(km, kp, ks, kz, tab):
+    """The four groups' table rows (int64) from their keys."""
+    sr = tab.suit_rows
+    return np.int64(sr[km]), np.int64(sr[kp]), np.int64(sr[ks]), np.int64(tab.honor_rows[kz])
 
 
 @ijit
 def _regular_useful(km, kp, ks, kz, n_sets, tab):
     """``(need, useful_mask)`` of the regular form from the group keys."""
-    im = np.int64(tab.suit_rows[km]) & 0xFF
-    ip = np.int64(tab.suit_rows[kp]) & 0xFF
-    is_ = np.int64(tab.suit_rows[ks]) & 0xFF
-    iz = np.int64(tab.honor_rows[kz]) & 0xFF
+    return _regular_useful_rows(km, kp, ks, kz, _group_rows(km, kp, ks, kz, tab), n_sets, tab)
+
+
+@ijit
+def _regular_useful_rows(km, kp, ks, kz, rows, n_sets, tab):
+    """:func:`_regular_useful` with the groups' rows (:func:`_group_rows`) at hand."""
+    im = rows[0] & 0xFF
+    ip = rows[1] & 0xFF
+    is_ = rows[2] & 0xFF
+    iz = rows[3] & 0xFF
     ab = np.int64(tab.suit_suit[im, ip])
     cd = np.int64(tab.suit_honor[is_, iz])
     need = np.int64(tab.final[ab, cd, n_sets])
     if need == 0:
         return need, 0
-    sv, ssh, sm = tab.suit_vecs, tab.ssh_vecs, tab.suit_mask
-    bits = _group_useful(sv, im, ssh, tab.suit_sh[ip, cd], sm, km, n_sets, need)
-    bits |= _group_useful(sv, ip, ssh, tab.suit_sh[im, cd], sm, kp, n_sets, need) << 9
-    bits |= _group_useful(sv, is_, ssh, tab.ss_honor[ab, iz], sm, ks, n_sets, need) << 18
+    sh, sm = tab.suit_hits, tab.suit_mask
+    bits = _group_useful(sh, im, tab.suit_sh[ip, cd], sm, km, n_sets)
+    bits |= _group_useful(sh, ip, tab.suit_sh[im, cd], sm, kp, n_sets) << 9
+    bits |= _group_useful(sh, is_, tab.ss_honor[ab, iz], sm, ks, n_sets) << 18
     rest_z = tab.ss_suit[ab, is_]
-    bits |= (
-        _group_useful(tab.honor_vecs, iz, tab.sss_vecs, rest_z, tab.honor_mask, kz, n_sets, need)
-        << 27
-    )
+    bits |= _group_useful(tab.honor_hits, iz, rest_z, tab.honor_mask, kz, n_sets) << 27
     return need, bits
 
 
@@ -351,14 +359,22 @@ def _honors_knitted(held, c0, c1, c2):
 
 
 @ijit
-def _knitted_straight(km, kp, ks, kz, held, c0, c1, c2, melds, bound, tab):
+def _knitted_straight(km, kp, ks, kz, held, c0, c1, c2, rows, melds, bound, tab):
     """``(need, useful)`` of the knitted straight with ``melds`` (0 or 1) melds.
 
-    ``c_s[j]``: held kinds of pattern j in suit s. Held body tiles are used once
-    by the body, so they leave the group keys and the rest (``1 - melds`` sets +
-    a pair) is solved like a regular hand. Assignments whose missing body tiles
-    alone exceed ``bound`` are skipped: the result is exact when <= ``bound``.
+    ``c_s[j]``: held kinds of pattern j in suit s; ``rows``: the four groups'
+    table rows ``(rm, rp, rs, rz)`` (int64). Held body tiles are used once by
+    the body, so they leave the group keys and the rest (``1 - melds`` sets + a
+    pair) is solved like a regular hand. An assignment's need comes from the
+    rows' ``knit`` words (:func:`_ks_rest`); only one whose need is within
+    ``bound`` has its useful tiles worked out (new keys: table loads that miss
+    the cache), so the result is exact when <= ``bound``.
     """
+    rm, rp, rs, rz = rows
+    iz = rz & 0xFF
+    z1 = np.int64(tab.honor_vecs[iz, 1])
+    z2 = np.int64(tab.honor_vecs[iz, 2])
+    z3 = np.int64(tab.honor_vecs[iz, 3])
     n_sets = 1 - melds
     best = _NEED_NONE
     useful = 0
@@ -369,45 +385,52 @@ def _knitted_straight(km, kp, ks, kz, held, c0, c1, c2, melds, bound, tab):
         missing = 9 - c0[j0] - c1[j1] - c2[j2]
         if missing > bound:
             continue
+        a = (rm >> (8 + 7 * j0)) & 127
+        b = (rp >> (8 + 7 * j1)) & 127
+        c = (rs >> (8 + 7 * j2)) & 127
+        need = missing + _ks_rest(a, b, c, z1, z2, z3, melds)
+        if need > bound or need > best:
+            continue
         rk0 = km - _pattern_offset(held, 0, j0)
         rk1 = kp - _pattern_offset(held, 1, j1)
         rk2 = ks - _pattern_offset(held, 2, j2)
-        rest, bits = _regular_useful(rk0, rk1, rk2, kz, n_sets, tab)
-        need = missing + rest
+        _, bits = _regular_useful(rk0, rk1, rk2, kz, n_sets, tab)
         if need < best:
             best = need
             useful = 0
-        if need == best:
-            useful |= (_KNIT_BODY[q] & ~held) | bits
+        useful |= (_KNIT_BODY[q] & ~held) | bits
     if best == 0:
         useful = 0
     return best, useful
 
 
 @jit
-def _ks_assignment(best, missing, a, b, c, z1, z2, z3, melds):
-    """``min(best, need)`` of one knitted-straight assignment, evaluated only if it can win.
-
-    ``a, b, c``: the three suits' 7-bit ``knit`` fields for their pattern (pair,
-    set, set + pair distances of what the body leaves); ``z1..z3``: the honors'.
-    """
-    if missing >= best:
-        return best
+def _ks_rest(a, b, c, z1, z2, z3, melds):
+    """Need of what a knitted-straight assignment leaves (a pair with one meld, else
+    a set and a pair): ``a, b, c`` the three suits' 7-bit ``knit`` fields for their
+    pattern (pair, set, set + pair distances), ``z1..z3`` the honors'."""
     a1, b1, c1 = a & 3, b & 3, c & 3
     if melds == 1:  # the rest is a pair
-        rest = min(a1, b1, c1, z1)
-    else:  # a set and a pair
-        rest = min(
-            a >> 4,
-            b >> 4,
-            c >> 4,
-            z3,
-            ((a >> 2) & 3) + min(b1, c1, z1),
-            ((b >> 2) & 3) + min(a1, c1, z1),
-            ((c >> 2) & 3) + min(a1, b1, z1),
-            z2 + min(a1, b1, c1),
-        )
-    return min(best, missing + rest)
+        return min(a1, b1, c1, z1)
+    return min(
+        a >> 4,
+        b >> 4,
+        c >> 4,
+        z3,
+        ((a >> 2) & 3) + min(b1, c1, z1),
+        ((b >> 2) & 3) + min(a1, c1, z1),
+        ((c >> 2) & 3) + min(a1, b1, z1),
+        z2 + min(a1, b1, c1),
+    )
+
+
+@jit
+def _ks_assignment(best, missing, a, b, c, z1, z2, z3, melds):
+    """``min(best, need)`` of one knitted-straight assignment, evaluated only if it can win
+    (:func:`_ks_rest` gives the need of what the body leaves)."""
+    if missing >= best:
+        return best
+    return min(best, missing + _ks_rest(a, b, c, z1, z2, z3, melds))
 
 
 @jit
@@ -487,8 +510,9 @@ def _forms_useful(km, kp, ks, kz, eq1, eq2, eq3, eq4, melds, forms, tab):
     """``(need, useful)``: minimum over the forms in ``forms``, with the useful kinds."""
     best = _NEED_NONE
     useful = 0
+    rows = _group_rows(km, kp, ks, kz, tab)
     if forms & REGULAR:
-        best, useful = _regular_useful(km, kp, ks, kz, 4 - melds, tab)
+        best, useful = _regular_useful_rows(km, kp, ks, kz, rows, 4 - melds, tab)
     if melds == 0:
         if forms & SEVEN_PAIRS:
             need, bits = _seven_pairs(eq1, eq2, eq3, eq4)
@@ -517,7 +541,7 @@ def _forms_useful(km, kp, ks, kz, eq1, eq2, eq3, eq4, melds, forms, tab):
             elif need == best:
                 useful |= bits
         if forms & KNITTED_STRAIGHT:
-            need, bits = _knitted_straight(km, kp, ks, kz, held, c0, c1, c2, melds, best, tab)
+            need, bits = _knitted_straight(km, kp, ks, kz, held, c0, c1, c2, rows, melds, best, tab)
             if need < best:
                 best = need
                 useful = bits

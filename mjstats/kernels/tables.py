@@ -40,6 +40,12 @@ Tables (:class:`ShantenTables`)
     Need for ``n`` sets + a pair (``n`` = 0-4) of two merged halves.
 ``ss_suit`` (SS, S) -> ``sss_vecs``; ``suit_sh`` (S, SH) and ``ss_honor`` (SS, H) -> ``ssh_vecs``
     Three-group merges: "everything but one group", for useful tiles.
+``suit_hits`` : uint16 (S, SSH, 5); ``honor_hits`` : uint16 (H, SSS, 5)
+    For a group's vector, the merged vector of the other three and ``n`` sets:
+    bit ``2k+p`` set when the group taking target ``(k, p)`` and the rest
+    ``(n-k, 1-p)`` is a cheapest split of the hand (its distances add up to
+    the hand's need). A group's useful tiles are the union of its masks of
+    those targets.
 
 ``knit`` (24 bits)
     For each knitted pattern ``j`` (ranks 1-4-7, 2-5-8, 3-6-9) at bit ``7j``:
@@ -117,11 +123,12 @@ N_TARGETS = 10
 CLIP = 15
 """Merged distances are clipped here; needs are at most 14, so results never change."""
 
-TABLE_VERSION = 6
+TABLE_VERSION = 7
 """Bump when the table contents or layout change: old cache files are rebuilt.
 
 6: version 5 files written by a process running without the JIT had wrong
-``info`` words (a kind held four times counted one pair unit, not two)."""
+``info`` words (a kind held four times counted one pair unit, not two).
+7: ``suit_hits`` and ``honor_hits`` added."""
 
 _MAGIC = b"MJSTATS-SHANTEN\0"  # 16 bytes
 _FORMAT = 2
@@ -156,6 +163,8 @@ class ShantenTables(NamedTuple):
     ss_honor: np.ndarray
     sss_vecs: np.ndarray
     ssh_vecs: np.ndarray
+    suit_hits: np.ndarray
+    honor_hits: np.ndarray
 
 
 # --------------------------------------------------------------------------- build
@@ -444,7 +453,26 @@ def build_tables() -> ShantenTables:
         ss_honor=ssh_ids[n_a:].reshape(ssh_b.shape[:2]),
         sss_vecs=sss_vecs,
         ssh_vecs=ssh_vecs,
+        suit_hits=_split_hits(suit_vecs, ssh_vecs),
+        honor_hits=_split_hits(honor_vecs, sss_vecs),
     )
+
+
+def _split_hits(group: np.ndarray, rest: np.ndarray) -> np.ndarray:
+    """uint16 (len(group), len(rest), 5): bit ``2k+p`` of entry ``[g, r, n]`` set when
+    ``group[g, 2k+p] + rest[r, 2(n-k)+1-p]`` is the least such sum (the need of
+    ``n`` sets + a pair)."""
+    g = group.astype(np.int64)[:, None, :]
+    r = rest.astype(np.int64)[None, :, :]
+    out = np.zeros((group.shape[0], rest.shape[0], 5), dtype=np.uint16)
+    for n in range(5):
+        sums = np.stack(
+            [g[..., e] + r[..., 2 * (n - e // 2) + 1 - e % 2] for e in range(2 * n + 2)]
+        )
+        least = sums.min(axis=0)
+        for e in range(2 * n + 2):
+            out[..., n] |= (sums[e] == least).astype(np.uint16) << e
+    return out
 
 
 def _assemble(**arrays: np.ndarray) -> ShantenTables:
@@ -489,7 +517,7 @@ def cache_path() -> Path:
     Examples
     --------
     >>> cache_path().name
-    'shanten-tables-v6.bin'
+    'shanten-tables-v7.bin'
     """
     return cache_dir() / f"shanten-tables-v{TABLE_VERSION}.bin"
 
