@@ -273,6 +273,13 @@ def _discard_scan(counts, n_melds, forms, tab, out, floor):
     km, kp, ks, kz = group_keys(counts)
     sr, hr, hv = tab.suit_rows, tab.honor_rows, tab.honor_vecs
     ss, sh, fin = tab.suit_suit, tab.suit_honor, tab.final
+    # The special forms' need for the whole hand is a floor for every discard (a
+    # discard never brings a form closer): a discard whose regular need is at most
+    # that floor has it as its need, and only the others solve the special forms.
+    special = forms & ~REGULAR
+    floor_special = NO_NEED
+    if special and n_melds <= 1:
+        floor_special = _need_all(km, kp, ks, kz, n_melds, special, sr, hr, ss, sh, fin, hv)
     best = NO_NEED
     honors = np.int64(0)  # byte c: 1 + the need after discarding an honour held c times
     for t in range(34):
@@ -285,7 +292,9 @@ def _discard_scan(counts, n_melds, forms, tab, out, floor):
             need = known - 1
         else:
             m0, m1, m2, m3 = keys_without(t, km, kp, ks, kz)
-            need = _need_all(m0, m1, m2, m3, n_melds, forms, sr, hr, ss, sh, fin, hv)
+            need = _need_all(m0, m1, m2, m3, n_melds, forms & REGULAR, sr, hr, ss, sh, fin, hv)
+            if need > floor_special:
+                need = _need_all(m0, m1, m2, m3, n_melds, forms, sr, hr, ss, sh, fin, hv)
             if t >= 27:
                 honors |= (need + 1) << (8 * c)
         out[t] = need
