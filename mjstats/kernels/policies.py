@@ -82,6 +82,7 @@ from mjstats.kernels.shanten import (
     _group_rows,
     _need_all,
     _need_from_rows,
+    _regular_useful,
     _special_need,
     group_keys,
     keys_without,
@@ -416,9 +417,12 @@ def _most_useful(counts, n_melds, forms, tab, unseen, need, target):
         if h:
             mask = _swap_bits(like[c - 1], h - 1, t)
         else:
-            _, e1, e2, e3, e4 = masks_without(t, eq1, eq2, eq3, eq4)
             m0, m1, m2, m3 = keys_without(t, km, kp, ks, kz)
-            _, mask = _forms_useful(m0, m1, m2, m3, e1, e2, e3, e4, n_melds, live, tab)
+            if live == REGULAR:  # the count masks serve the special forms only
+                _, mask = _regular_useful(m0, m1, m2, m3, 4 - n_melds, tab)
+            else:
+                _, e1, e2, e3, e4 = masks_without(t, eq1, eq2, eq3, eq4)
+                _, mask = _forms_useful(m0, m1, m2, m3, e1, e2, e3, e4, n_melds, live, tab)
             if t >= 27:
                 rep |= (t + 1) << (8 * c)
                 like = _tuple_set(like, c - 1, mask)
