@@ -952,14 +952,9 @@ def make_view(S, p, view):
         view[V_SCORE + q] = S[S_SCORE + q]
         if q == p:
             continue
-        for m in range(4):
-            o = S_MELD + 12 * q + 3 * m
-            v = V_MELD + 12 * q + 3 * m
-            view[v] = S[o]
-            view[v + 1] = S[o + 1]
-            view[v + 2] = S[o + 2]
-            if m < S[S_NMELD + q] and S[o] == 4:
-                view[v + 1] = -1  # another seat's concealed kong: its tile unseen
+        for m in range(_view_melds(S, q, view)):
+            if S[S_MELD + 12 * q + 3 * m] == 4:
+                view[V_MELD + 12 * q + 3 * m + 1] = -1  # another's concealed kong: unseen
     view[V_ROUND] = S[S_ROUND]
     view[V_LAST_SEAT] = S[S_LAST_SEAT]
     view[V_PHASE] = S[S_PHASE]
@@ -977,18 +972,26 @@ def make_own_view(S, p, view):
         view[V_HAND + t] = c
         view[V_UNSEEN + t] = 4 - c - S[S_SHOWN + t]
     view[V_NMELD + p] = S[S_NMELD + p]
-    for m in range(4):
+    for m in range(_view_melds(S, p, view)):
         o = S_MELD + 12 * p + 3 * m
-        v = V_MELD + 12 * p + 3 * m
-        view[v] = S[o]
-        view[v + 1] = S[o + 1]
-        view[v + 2] = S[o + 2]
-        if m < S[S_NMELD + p] and S[o] == 4:
+        if S[o] == 4:
             view[V_UNSEEN + S[o + 1]] -= 4  # own concealed kong: not in S_SHOWN
     view[V_SEAT] = p
     view[V_WALL_LEFT] = wall_left(S, p)
     view[V_LAST_TILE] = S[S_LAST_TILE]
     view[V_DRAWN] = S[S_DRAWN]
+
+
+@ijit
+def _view_melds(S, q, view):
+    """Copy seat ``q``'s four meld slots into ``view``; returns its number of melds."""
+    for m in range(4):
+        o = S_MELD + 12 * q + 3 * m
+        v = V_MELD + 12 * q + 3 * m
+        view[v] = S[o]
+        view[v + 1] = S[o + 1]
+        view[v + 2] = S[o + 2]
+    return S[S_NMELD + q]
 
 
 @hjit
