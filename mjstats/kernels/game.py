@@ -994,7 +994,7 @@ def _view_melds(S, q, view):
     return S[S_NMELD + q]
 
 
-@hjit
+@ijit
 def _own_hand(view, pw):
     """The viewer's hand as the policy kernels take it: counts, melds, unseen."""
     counts = pw[W_COUNTS]
@@ -1056,7 +1056,7 @@ def _claim_need(counts, melds, n, unseen, a, t, pctx, tab, pw, bound):
     return need, reachable
 
 
-@hjit
+@ijit
 def efficiency_own(view, acts, n_acts, pctx, tab, pw):
     """Own turn of the ``efficiency`` policy: win when legal; else the discard of
     :func:`mjstats.kernels.policies.efficiency`, or a kong that leaves the shanten
@@ -1081,7 +1081,7 @@ def efficiency_own(view, acts, n_acts, pctx, tab, pw):
     return action(A_DISCARD, choice)
 
 
-@hjit
+@ijit
 def efficiency_response(view, acts, n_acts, pctx, tab, pw):
     """Answer of the ``efficiency`` policy: win when legal; else the claim that lowers
     the need most while a fan target reaching the minimum stays reachable; else pass."""
@@ -1204,17 +1204,16 @@ def fan_aware_response(view, acts, n_acts, pctx, tab, pw):
 
 
 @ijit
-def choose(policy, own, view, acts, n_acts, pctx, tab, pw, rng):
-    """Built-in policy ``policy`` (``POLICY_*``) picks one of ``acts[:n_acts]``."""
+def choose(policy, efficiency, fan_aware, view, acts, n_acts, pctx, tab, pw, rng):
+    """Built-in policy ``policy`` (``POLICY_*``) picks one of ``acts[:n_acts]``:
+    ``efficiency`` and ``fan_aware`` are those policies' halves for the decision
+    (``efficiency_own`` and ``fan_aware_own`` on the own turn, the ``_response``
+    ones for an answer)."""
     if policy == POLICY_RANDOM:
         return acts[draw_below(rng, n_acts)]
     if policy == POLICY_FAN_AWARE:
-        if own:
-            return fan_aware_own(view, acts, n_acts, pctx, tab, pw)
-        return fan_aware_response(view, acts, n_acts, pctx, tab, pw)
-    if own:
-        return efficiency_own(view, acts, n_acts, pctx, tab, pw)
-    return efficiency_response(view, acts, n_acts, pctx, tab, pw)
+        return fan_aware(view, acts, n_acts, pctx, tab, pw)
+    return efficiency(view, acts, n_acts, pctx, tab, pw)
 
 
 @jit
@@ -1293,24 +1292,32 @@ def wall_size(tiles, n_flowers):
 
 
 @ijit
-def _decide(user, S, q, own, n, acts, view, gctx, pctx, tab, work, rng):
+def _decide(user, eff, fan, slot, S, q, n, acts, view, gctx, pctx, tab, work, rng):
     """Seat ``q``'s policy picks one of ``acts[:n]`` from its view of ``S``; -1 when
     it returns an action not among them (seat and action kept in ``S[S_ERR_*]``).
 
+    ``eff``, ``fan``: the built-in policies' halves for the decision,
+    ``efficiency_own`` and ``fan_aware_own`` on the own turn (``slot`` 0), the
+    ``_response`` ones for an answer (``slot`` 4). Functions, not a flag, so that
+    each of the loop's two call sites compiles only its own halves (the efficiency
+    ones are inlined: a call passes the tables and the work tuple as 434 machine
+    words, an eighth of an efficiency game).
+
     ``user``: None (built-in policies only; the branch is pruned at compile time)
     or the 8 user functions (own turn of seats 0-3, then answers of seats 0-3) of
-    :func:`play_games_custom`, called for the seats whose policy is ``POLICY_USER``."""
+    :func:`play_games_custom`, ``user[slot + q]`` called for the seats whose policy
+    is ``POLICY_USER``."""
     policy = gctx[G_POLICY + q]
     if policy == POLICY_USER:
         make_view(S, q, view)
     elif policy != POLICY_RANDOM:  # the random policy looks at nothing
         make_own_view(S, q, view)
     if user is None:
-        a = choose(policy, own, view, acts, n, pctx[q], tab, work, rng)
+        a = choose(policy, eff, fan, view, acts, n, pctx[q], tab, work, rng)
     elif policy == POLICY_USER:
-        a = user[q if own else 4 + q](view, acts, n, pctx[q], tab, work)
+        a = user[slot + q](view, acts, n, pctx[q], tab, work)
     else:
-        a = choose(policy, own, view, acts, n, pctx[q], tab, work, rng)
+        a = choose(policy, eff, fan, view, acts, n, pctx[q], tab, work, rng)
     if policy == POLICY_RANDOM:  # acts[randbelow(n)]: listed by construction
         return a
     for i in range(n):
@@ -1389,7 +1396,10 @@ def play_game_user(
                 a = acts[r] if r < n else action(A_DISCARD, _nth_bit(held, r - n))
             else:
                 n = legal_own(S, acts)
-                a = _decide(user, S, p, True, n, acts, view, gctx, pctx, tab, work, rng)
+                a = _decide(
+                    user, efficiency_own, fan_aware_own, 0,
+                    S, p, n, acts, view, gctx, pctx, tab, work, rng,
+                )  # fmt: skip
                 if a < 0:
                     return E_POLICY
             if logging:
@@ -1405,7 +1415,10 @@ def play_game_user(
                 n = legal_response(S, q, gctx, tab, scratch, fan_out, buf, acts)
                 if n == 1:
                     continue
-                a = _decide(user, S, q, False, n, acts, view, gctx, pctx, tab, work, rng)
+                a = _decide(
+                    user, efficiency_response, fan_aware_response, 4,
+                    S, q, n, acts, view, gctx, pctx, tab, work, rng,
+                )  # fmt: skip
                 if a < 0:
                     return E_POLICY
                 resp[q] = a

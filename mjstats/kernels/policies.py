@@ -87,6 +87,7 @@ from mjstats.kernels.shanten import (
     group_keys,
     keys_without,
     masks_without,
+    regular_need,
     scan_hand,
     shanten_one,
     useful_one,
@@ -618,15 +619,47 @@ def _pungs_need(counts, unseen, n_pungs, tab, tmp, all_pungs):
     return missing + hand_need(tmp, n_pungs, REGULAR, tab)
 
 
+def _rank_keys() -> np.ndarray:
+    """int64 (512,): entry ``m`` is the group key of one copy of each rank in the
+    9-bit mask ``m`` (``sum(5**r for r in m)``), to take a set of tiles out of a key."""
+    out = np.array([sum(5**r for r in range(9) if (m >> r) & 1) for m in range(512)], np.int64)
+    out.setflags(write=False)
+    return out
+
+
+_RANK_KEYS = _rank_keys()
+
+
+@ijit
+def _minus_ranks(km, kp, ks, mask):
+    """The suit keys without one copy of each tile of the 34-bit ``mask`` (suit tiles only)."""
+    return (
+        km - _RANK_KEYS[mask & 0x1FF],
+        kp - _RANK_KEYS[(mask >> 9) & 0x1FF],
+        ks - _RANK_KEYS[(mask >> 18) & 0x1FF],
+    )
+
+
+@ijit
+def _chow_hand(counts):
+    """What :func:`_chows_need` reads of a hand: its group keys and the masks of the
+    kinds held at least once, twice and three times."""
+    km, kp, ks, kz, eq1, eq2, eq3, eq4 = scan_hand(counts)
+    h3 = eq3 | eq4
+    h2 = eq2 | h3
+    return (km, kp, ks, kz), (eq1 | h2, h2, h3)
+
+
 # inlined: called for each of the seventy-odd bodies, most pruned after a few
 # instructions, where passing the shanten tables (16 arrays) would cost more
 @ijit
-def _chows_need(counts, melds, n_melds, b, bound, tab, tmp):
+def _chows_need(keys, held, melds, n_melds, b, bound, tab):
     """Need of chow body ``b`` (three chows) + the remaining sets + a pair; >= ``bound`` if pruned.
 
-    A melded chow equal to a body chow serves it; any other meld takes the
-    place of the free set. Held body tiles are set aside for the body, the
-    missing ones counted, and the rest solved as a regular hand.
+    ``keys``, ``held``: the hand as :func:`_chow_hand` gives it. A melded chow
+    equal to a body chow serves it; any other meld takes the place of the free
+    set. Held body tiles are set aside for the body, the missing ones counted,
+    and the rest solved as a regular hand.
     """
     matched = 0
     others = 0
@@ -643,33 +676,31 @@ def _chows_need(counts, melds, n_melds, b, bound, tab, tmp):
             others += 1
     if others > 1:
         return NO_NEED
-    # the body's tiles first: most bodies are pruned by their missing tiles alone,
-    # before the rest of the hand is copied
-    body = np.int64(0)
-    for j in range(3):
-        if not (matched >> j) & 1:
-            low = _BODIES[b, j]
-            for r in range(3):
-                tmp[low + r] = counts[low + r]
-                body |= np.int64(1) << (low + r)
-    missing = 0
+    # bit t of m_k: tile t is in k or more of the open chows (a tile is in at most
+    # three); tile t is then missing max(0, chows holding it - copies held) times,
+    # counted with three popcounts, and most bodies are pruned by that alone
+    m1 = np.int64(0)
+    m2 = np.int64(0)
+    m3 = np.int64(0)
     n_open = 0
     for j in range(3):
         if (matched >> j) & 1:
             continue
         n_open += 1
-        low = _BODIES[b, j]
-        for r in range(3):
-            if tmp[low + r] > 0:
-                tmp[low + r] -= 1
-            else:
-                missing += 1
+        chow = np.int64(7) << _BODIES[b, j]
+        m3 |= m2 & chow
+        m2 |= m1 & chow
+        m1 |= chow
+    h1, h2, h3 = held
+    missing = popcount(m1 & ~h1) + popcount(m2 & ~h2) + popcount(m3 & ~h3)
     if missing >= bound:
         return bound
-    for t in range(34):
-        if not (body >> t) & 1:
-            tmp[t] = counts[t]
-    return missing + hand_need(tmp, n_melds + n_open, REGULAR, tab)
+    # the held copies go to the body: one copy of t for each k with t in m_k and h_k
+    km, kp, ks, kz = keys
+    km, kp, ks = _minus_ranks(km, kp, ks, m1 & h1)
+    km, kp, ks = _minus_ranks(km, kp, ks, m2 & h2)
+    km, kp, ks = _minus_ranks(km, kp, ks, m3 & h3)
+    return missing + regular_need(km, kp, ks, kz, 4 - n_melds - n_open, tab)
 
 
 @hjit
@@ -730,7 +761,8 @@ def _target_need(kind, param, counts, melds, n_melds, unseen, forms, bound, tab,
     if kind == T_CONCEALED_PUNGS:
         return _pungs_need(counts, unseen, 3, tab, tmp, False)
     if kind == T_CHOWS:
-        return _chows_need(counts, melds, n_melds, param, bound, tab, tmp)
+        keys, held = _chow_hand(counts)
+        return _chows_need(keys, held, melds, n_melds, param, bound, tab)
     if kind == T_HONOR_PUNGS:
         return _honor_pungs_need(counts, melds, n_melds, unseen, param, tab, tmp)
     return NO_NEED
@@ -832,10 +864,11 @@ def _collect_targets(counts, melds, n_melds, unseen, ctx, tab, plain_need, targe
             if first:
                 return n, best
             best = min(best, need)
+    keys, held = _chow_hand(counts)
     for b in range(_BODIES.shape[0]):
         if _BODIES[b, 3] + base < minimum:
             continue
-        need = _chows_need(counts, melds, n_melds, b, best + 1, tab, tmp)
+        need = _chows_need(keys, held, melds, n_melds, b, best + 1, tab)
         if need <= best:
             n = _add_target(targets, n, T_CHOWS, b, need, _BODIES[b, 3])
             if first:
