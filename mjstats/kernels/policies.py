@@ -92,6 +92,7 @@ from mjstats.kernels.shanten import (
     shanten_one,
     useful_one,
 )
+from mjstats.kernels.tables import KEY_MULT
 
 __all__ = [
     "BUILTIN_POLICIES",
@@ -621,8 +622,10 @@ def _pungs_need(counts, unseen, n_pungs, tab, tmp, all_pungs):
 
 def _rank_keys() -> np.ndarray:
     """int64 (512,): entry ``m`` is the group key of one copy of each rank in the
-    9-bit mask ``m`` (``sum(5**r for r in m)``), to take a set of tiles out of a key."""
-    out = np.array([sum(5**r for r in range(9) if (m >> r) & 1) for m in range(512)], np.int64)
+    9-bit mask ``m`` (the sum of :data:`KEY_MULT` over its ranks), to take a set of
+    tiles out of a key."""
+    bits = (np.arange(512)[:, None] >> np.arange(9)) & 1
+    out = bits @ KEY_MULT[:9].astype(np.int64)
     out.setflags(write=False)
     return out
 
