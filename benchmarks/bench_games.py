@@ -3,7 +3,7 @@
 Goals (issue 17, on this 2-core machine, both threads): >= 100,000 games/s with
 ``random`` at every seat (the engine's own cost) and >= 20,000 with
 ``efficiency``; ``fan-aware`` is reported when the engine has it. The same
-measurement as ``mjstats bench --tasks games`` (:func:`mjstats.bench.tasks.task_games`):
+measurement as ``mjstats bench --tasks games`` (:func:`mjstats.bench.tasks.games.task_games`):
 
 * all cores, wall time, against the goals;
 * one thread, CPU time, against ``riichienv`` timed in the same run on the same
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import replace
 
 
 def main(argv=None) -> int:
@@ -39,11 +38,10 @@ def main(argv=None) -> int:
     parser.add_argument("--json", default=None)
     args = parser.parse_args(argv)
 
-    from mjstats.bench import environment, format_table
-    from mjstats.bench.tasks import FULL, Context, task_games
+    from mjstats.bench import environment, format_table, run_benchmarks
 
-    sizes = replace(FULL, games=args.games, repeat=args.repeat, min_time=0.0)
-    rows = task_games(Context(sizes=sizes, quick=False))
+    sizes = {"games": args.games, "repeat": args.repeat, "min_time": 0.0}
+    rows = run_benchmarks(quick=False, tasks=["games"], sizes=sizes)
     print(format_table(rows, environment()))
     if args.json:
         with open(args.json, "w") as fh:

@@ -2,7 +2,7 @@
 
 Issue 21's goal: the exact diff of two profiles finishes within 1.5x the exact
 study (``mjstats study exact``) on the same machine; the two profiles share
-every hand's readings (mjstats/kernels/profile_diff.py). Both are timed in one
+every hand's readings (mjstats/studies/kernels/profile_diff.py). Both are timed in one
 process, alternated (exact study, diff, exact study, diff, ...), after a
 warm-up that compiles both; the best wall time of each is kept, with its
 process CPU time (all threads: on a shared machine CPU / wall shows how many
@@ -50,9 +50,9 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     import numba
+    from mjstats.rules.compare import _exact_figures
 
     from mjstats.rules import diff, get_ruleset
-    from mjstats.rules.compare import _exact_figures
     from mjstats.studies.exact import ExactStudy, exact
 
     ra, rb = get_ruleset(args.a), get_ruleset(args.b)

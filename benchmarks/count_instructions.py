@@ -42,7 +42,7 @@ import sys
 import numpy as np
 import numba
 numba.set_num_threads(1)
-from mjstats.kernels import mcr
+from mjstats.rulesets.mcr import kernel as mcr
 from mjstats.kernels.decompose import suit_table
 from mjstats.studies.generate_wins import generate_wins
 

@@ -17,8 +17,9 @@ index  tiles                       MPSZ        Botzone code
 A hand is a ``uint8`` vector of 34 counts; a batch of hands is a
 :class:`HandBatch` (struct of arrays). Winds are 0 East, 1 South, 2 West, 3 North.
 
-Heavy modules (numba kernels, pandas) load on first use, so ``import mjstats``
-is fast.
+The numba kernels load on first use, so ``import mjstats`` is fast; pandas
+loads with it, so that ``series.mj`` (:mod:`mjstats.pandas_accessor`) is
+registered the way pandas documents it, when the package is imported.
 """
 
 from __future__ import annotations
@@ -26,9 +27,9 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__version__ = "0.1.0"
-
-from mjstats._pandas_hook import install as _install_pandas_accessor
+# registers the ``.mj`` accessor on pandas Series (pandas' own way: at import)
+from mjstats import pandas_accessor as _pandas_accessor  # noqa: F401
+from mjstats._version import __version__
 from mjstats.errors import (
     InvalidContextError,
     InvalidHandError,
@@ -37,9 +38,7 @@ from mjstats.errors import (
     TileCountError,
     UnknownRulesetError,
 )
-from mjstats.rules import rulesets
-
-_install_pandas_accessor()  # ``series.mj`` (mjstats.pandas_accessor) once pandas loads
+from mjstats.rulesets import rulesets
 
 # public name -> module that defines it (imported lazily on first attribute access)
 _LAZY = {

@@ -1,4 +1,10 @@
-"""Arrays that nobody can make writable again: the storage of validated data.
+"""Read-only arrays: the one place that makes them.
+
+:func:`read_only` is for tables and kernel inputs (no copy when the array
+already is one; numba types read-only arrays apart from writable ones, so
+every path that feeds a kernel gives it read-only arrays and one compiled
+signature). :func:`frozen` is for validated data that nobody may make writable
+again:
 
 ``arr.setflags(write=False)`` is only a request: anyone holding the array can call
 ``setflags(write=True)`` and change validated data behind the kernels' back
@@ -11,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["frozen"]
+__all__ = ["frozen", "read_only"]
 
 
 def frozen(arr: np.ndarray) -> np.ndarray:
@@ -29,3 +35,23 @@ def frozen(arr: np.ndarray) -> np.ndarray:
     """
     arr = np.asarray(arr)
     return np.frombuffer(arr.tobytes(), dtype=arr.dtype).reshape(arr.shape)
+
+
+def read_only(arr, dtype=None) -> np.ndarray:
+    """``arr`` as a C-contiguous array (of ``dtype``, if given) that refuses writes.
+
+    No copy when ``arr`` already is one; otherwise a read-only view (or copy,
+    when it must be converted). For tables made at import and for the arrays
+    handed to kernels.
+
+    Examples
+    --------
+    >>> a = read_only(np.arange(3), np.uint8)
+    >>> a.dtype.name, a.flags.writeable, read_only(a) is a
+    ('uint8', False, True)
+    """
+    out = np.ascontiguousarray(arr, dtype=dtype)
+    if out.flags.writeable:
+        out = out.view()
+        out.setflags(write=False)
+    return out

@@ -70,7 +70,7 @@ _BIT = np.int64(1) << np.arange(34, dtype=np.int64)
 
 @cache
 def _ruleset_forms(ruleset: str) -> tuple[str, ...]:
-    from mjstats.rules import get_ruleset
+    from mjstats.rulesets import get_ruleset
 
     try:
         return tuple(get_ruleset(ruleset).shanten_forms)

@@ -1,13 +1,15 @@
 """HTML views of mjstats objects for Jupyter (their ``_repr_html_``).
 
-One function per type, all here, so the classes only point at them:
-:func:`hand_html` (:class:`~mjstats.Hand`: the tiles as Unicode glyphs),
-:func:`batch_html` (:class:`~mjstats.HandBatch`: the first rows),
-:func:`batch_score_html` (:class:`~mjstats.BatchScore`: counts and the first
-rows), :func:`discard_html` (:class:`~mjstats.efficiency.DiscardTable`: the
-discards, best first) and :func:`aggregate_html` (a study's or records'
-:class:`~mjstats.studies.aggregate.Aggregate`: parameters, headline numbers and
-the most frequent fans or the shanten table). Everything shown is escaped.
+The building blocks (tables, tile glyphs) and one function per type of the
+lower layers, so the classes only point at them: :func:`hand_html`
+(:class:`~mjstats.Hand`: the tiles as Unicode glyphs), :func:`batch_html`
+(:class:`~mjstats.HandBatch`: the first rows), :func:`batch_score_html`
+(:class:`~mjstats.BatchScore`: counts and the first rows) and
+:func:`discard_html` (:class:`~mjstats.efficiency.DiscardTable`: the discards,
+best first). It needs only the tile tables, so every layer above may use it;
+a study's :class:`~mjstats.studies.aggregate.Aggregate` is drawn by
+:func:`mjstats.studies.summaries.aggregate_html`, beside the tables it shows.
+Everything shown is escaped.
 
 Examples
 --------
@@ -23,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["aggregate_html", "batch_html", "batch_score_html", "discard_html", "hand_html"]
+__all__ = ["batch_html", "batch_score_html", "discard_html", "hand_html"]
 
 ROWS = 10
 """Rows shown of a batch, a score batch or an aggregate's fan table."""
@@ -179,47 +181,3 @@ def discard_html(table) -> str:
         + _table(["discard", "shanten", "kinds", "copies", "useful"], body, {1, 2, 3})
         + "</div>"
     )
-
-
-def aggregate_html(agg, rows: int = ROWS) -> str:
-    """An aggregate: kind and parameters, headline numbers and the ``rows`` most
-    frequent fans (or, without fans, the shanten table of a dealt study).
-
-    Examples
-    --------
-    >>> from mjstats.report import _demo_aggregate
-    >>> html = aggregate_html(_demo_aggregate())
-    >>> "Flower Tiles" in html and "0.600" in html
-    True
-    """
-    from mjstats.report import fan_table, format_probability, summary
-
-    params = {k: v for k, v in agg.params.items() if k != "options"}
-    parts = [
-        f"<div class='mjstats-aggregate'><b>Aggregate</b> of a <b>{escape(agg.kind)}</b> study: "
-        + escape(", ".join(f"{k}={v}" for k, v in params.items()))
-        + "</div>"
-    ]
-    if "cooccurrence" in agg.counters and agg["complete"][0]:
-        s = summary(agg)
-        parts.append(
-            f"<div>{s['hands']:,} hands, {s['complete']:,} complete, P(legal | complete) = "
-            f"{format_probability(s['p_legal'])}, mean total {s['mean_total']:.2f}</div>"
-        )
-        t = fan_table(agg)
-        t = t[t["hands"] > 0].sort_values("frequency", ascending=False).head(rows)
-        body = [
-            [escape(f"{r.zh} {r.en}"), r.points, format_probability(r.frequency)]
-            for r in t.itertuples(index=False)
-        ]
-        parts.append(_table(["fan", "points", "frequency"], body, {1, 2}))
-    elif "shanten_hist" in agg.counters:
-        from mjstats.studies.dealt import shanten_table
-
-        st = shanten_table(agg)
-        parts.append(f"<div>{int(agg['deals'][0]):,} deals; shanten probabilities</div>")
-        body = [[int(r[0]), *(format_probability(v) for v in r[1:])] for r in st.to_numpy()]
-        parts.append(_table(list(st.columns), body, set(range(len(st.columns)))))
-    counters = ", ".join(f"{k} {tuple(v.shape)}" for k, v in agg.counters.items())
-    parts.append(f"<div style='font-size:85%'>counters: {escape(counters)}</div>")
-    return "".join(parts)

@@ -1,6 +1,6 @@
 """The ``.mj`` accessor of pandas Series of hand text: scores and shanten on the caller's index.
 
-Registered as soon as both mjstats and pandas are imported (in either order)::
+Registered when mjstats is imported (which imports pandas)::
 
     df["hand"].mj.score()        # DataFrame: total, legal, form, flowers, fan columns
     df["hand"].mj.shanten()      # Series int8

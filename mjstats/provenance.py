@@ -94,7 +94,7 @@ def provenance(source: Any = None, /, *, kind: str | None = None, **extra: Any) 
     >>> p["kind"], p["ruleset"], p["seed"], sorted(p)[:3]
     ('demo', 'mcr', None, ['command', 'kind', 'mjstats_version'])
     """
-    from mjstats import __version__
+    from mjstats._version import __version__
 
     params: Mapping[str, Any] = {}
     if source is not None and hasattr(source, "params") and hasattr(source, "kind"):

@@ -2,7 +2,7 @@
 
 Both validate the input (malformed hands raise
 :class:`~mjstats.errors.InvalidHandError`), run the ruleset's numba kernel and
-wrap the result. The MCR kernel (:mod:`mjstats.kernels.mcr`) reproduces the
+wrap the result. The MCR kernel (:mod:`mjstats.rulesets.mcr.kernel`) reproduces the
 fan totals and fan lists of the reference scorer PyMahjongGB 1.4.0; see
 ``docs/mcr-rules.md`` for every rule point and option.
 
@@ -52,10 +52,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from mjstats._readonly import read_only
 from mjstats.compiling import notice
 from mjstats.errors import InvalidContextError, InvalidHandError, UnknownRulesetError
 from mjstats.hand import CONTEXT_FIELDS, Hand, _parse_fields, _sorted_melds
-from mjstats.rules import get_ruleset
+from mjstats.rulesets import get_ruleset
 from mjstats.rulesets.base import Ruleset
 from mjstats.rulesets.mcr import FORMS as MCR_FORMS
 from mjstats.text import PARALLEL_MIN_ROWS
@@ -392,20 +393,20 @@ def _form_names(rs: Ruleset) -> tuple[str, ...]:
 
 def _check_context(concealed, melds, win, self_drawn, last_of_kind, kong_win, *, batch):
     """Reject win contexts the hand contradicts (InvalidContextError, first bad row)."""
-    from mjstats.kernels import mcr
+    from mjstats.kernels.scoring import context_problems, context_problems_serial
 
     n = len(win)
     if n == 0:
         return
     codes = np.empty(n, dtype=np.uint8)
-    check = mcr.context_problems if n >= PARALLEL_MIN_ROWS else mcr.context_problems_serial
+    check = context_problems if n >= PARALLEL_MIN_ROWS else context_problems_serial
     n_bad = check(
-        _readonly(concealed, np.uint8),
-        _readonly(melds, np.uint8),
-        _readonly(win, np.uint8),
-        _readonly(self_drawn, np.bool_),
-        _readonly(last_of_kind, np.bool_),
-        _readonly(kong_win, np.bool_),
+        read_only(concealed, np.uint8),
+        read_only(melds, np.uint8),
+        read_only(win, np.uint8),
+        read_only(self_drawn, np.bool_),
+        read_only(last_of_kind, np.bool_),
+        read_only(kong_win, np.bool_),
         codes,
     )
     if n_bad:
@@ -414,7 +415,7 @@ def _check_context(concealed, melds, win, self_drawn, last_of_kind, kong_win, *,
 
 def _raise_context(codes, concealed, win, *, batch) -> None:
     """Raise the InvalidContextError of the first row whose code (of
-    :func:`mjstats.kernels.mcr.context_problems`) is not 0."""
+    :func:`mjstats.kernels.scoring.context_problems`) is not 0."""
     from mjstats.tiles import TILES
 
     held = concealed[np.arange(len(win)), np.where(win == _NO_TILE, 0, win)]
@@ -446,25 +447,12 @@ def _raise_context(codes, concealed, win, *, batch) -> None:
     )
 
 
-def _readonly(arr, dtype):
-    """A contiguous read-only view (no copy when possible).
-
-    HandBatch arrays are read-only; giving the kernel read-only arrays on every
-    path keeps one compiled signature (numba types read-only arrays apart).
-    """
-    out = np.ascontiguousarray(arr, dtype=dtype)
-    if out.flags.writeable:
-        out = out.view()
-        out.setflags(write=False)
-    return out
-
-
 _FLAGS = CONTEXT_FIELDS[:4]  # the boolean fields (the kernels take them as bool)
 
 
 def _run(arrays: dict, rs: Ruleset, want_sets: bool):
     from mjstats.kernels.decompose import suit_table
-    from mjstats.kernels.scoring import kernel_spec
+    from mjstats.rulesets.dispatch import kernel_spec
 
     kernel = rs.kernel  # the ruleset's binding (see mjstats.rulesets)
     fields, takes_opts = kernel.BATCH_FIELDS, kernel.TAKES_OPTS
@@ -476,8 +464,8 @@ def _run(arrays: dict, rs: Ruleset, want_sets: bool):
     legal = np.empty(n, dtype=np.bool_)
     sets = np.zeros((n if want_sets else 0, 8, 4), dtype=np.uint8)
     if n:
-        inputs = [_readonly(arrays[k], np.uint8) for k in ("concealed", "melds", "win_tile")]
-        inputs += [_readonly(arrays[k], np.bool_ if k in _FLAGS else np.uint8) for k in fields]
+        inputs = [read_only(arrays[k], np.uint8) for k in ("concealed", "melds", "win_tile")]
+        inputs += [read_only(arrays[k], np.bool_ if k in _FLAGS else np.uint8) for k in fields]
         if takes_opts:
             inputs.append(spec.opts)
         inputs += [spec.minimum, spec.flowers_count_toward_minimum]
@@ -601,7 +589,7 @@ class _One(NamedTuple):
 
 def _one_of(rs: Ruleset) -> _One:
     from mjstats.kernels.decompose import suit_table
-    from mjstats.kernels.scoring import kernel_spec
+    from mjstats.rulesets.dispatch import kernel_spec
 
     spec = kernel_spec(rs)
     return _One(

@@ -55,6 +55,8 @@ import re
 
 import numpy as np
 
+from mjstats._readonly import read_only
+from mjstats.arrays import as_counts34
 from mjstats.errors import InvalidHandError, InvalidTileError, TileCountError
 
 __all__ = [
@@ -168,44 +170,39 @@ FLOWER_GLYPHS = "".join(chr(c) for c in (0x1F026, 0x1F027, 0x1F028, 0x1F029)) + 
 """Unicode glyph of each flower bit."""
 
 
-def _readonly(arr: np.ndarray) -> np.ndarray:
-    arr.setflags(write=False)
-    return arr
-
-
 _IDS = np.arange(N_TILES)
 
-SUIT_OF = _readonly(np.minimum(_IDS // 9, 3).astype(np.int8))
+SUIT_OF = read_only(np.minimum(_IDS // 9, 3).astype(np.int8))
 """int8 (34,): suit of each tile, 0 characters (m), 1 dots (p), 2 bamboo (s), 3 honours (z)."""
 
-RANK_OF = _readonly(np.where(_IDS < 27, _IDS % 9 + 1, _IDS - 26).astype(np.int8))
+RANK_OF = read_only(np.where(_IDS < 27, _IDS % 9 + 1, _IDS - 26).astype(np.int8))
 """int8 (34,): rank of each tile, 1-9 for numbered tiles, 1-7 for honours (as in ``1z``-``7z``)."""
 
-NUMBERED_MASK = _readonly(_IDS < 27)
+NUMBERED_MASK = read_only(_IDS < 27)
 """bool (34,): numbered (suited) tiles, ids 0-26."""
 
-HONOR_MASK = _readonly(_IDS >= 27)
+HONOR_MASK = read_only(_IDS >= 27)
 """bool (34,): honours (winds and dragons), ids 27-33."""
 
-WIND_MASK = _readonly((_IDS >= 27) & (_IDS <= 30))
+WIND_MASK = read_only((_IDS >= 27) & (_IDS <= 30))
 """bool (34,): winds, ids 27-30."""
 
-DRAGON_MASK = _readonly(_IDS >= 31)
+DRAGON_MASK = read_only(_IDS >= 31)
 """bool (34,): dragons, ids 31-33."""
 
-CHOW_START_MASK = _readonly(NUMBERED_MASK & (RANK_OF <= 7))
+CHOW_START_MASK = read_only(NUMBERED_MASK & (RANK_OF <= 7))
 """bool (34,): tiles that can be the lowest tile of a chow (1-7 of m, p, s)."""
 
-TERMINAL_MASK = _readonly(NUMBERED_MASK & ((RANK_OF == 1) | (RANK_OF == 9)))
+TERMINAL_MASK = read_only(NUMBERED_MASK & ((RANK_OF == 1) | (RANK_OF == 9)))
 """bool (34,): terminals, the 1 and 9 of each suit (幺九 without the honours)."""
 
-TERMINAL_OR_HONOR_MASK = _readonly(TERMINAL_MASK | HONOR_MASK)
+TERMINAL_OR_HONOR_MASK = read_only(TERMINAL_MASK | HONOR_MASK)
 """bool (34,): terminals and honours (幺九牌), the 13 kinds of thirteen orphans."""
 
-GREEN_MASK = _readonly(np.isin(_IDS, [19, 20, 21, 23, 25, 32]))
+GREEN_MASK = read_only(np.isin(_IDS, [19, 20, 21, 23, 25, 32]))
 """bool (34,): all-green tiles (绿一色): 2 3 4 6 8 bamboo and the green dragon 发."""
 
-REVERSIBLE_MASK = _readonly(np.isin(_IDS, [9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 31]))
+REVERSIBLE_MASK = read_only(np.isin(_IDS, [9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 31]))
 """bool (34,): reversible tiles (推不倒): 1234589 dots, 245689 bamboo, white dragon 白."""
 
 
@@ -418,8 +415,6 @@ def counts_to_ids(counts) -> np.ndarray:
     >>> counts_to_ids(parse_tiles("112m7z")).tolist()
     [0, 0, 1, 33]
     """
-    from mjstats.validation import as_counts34
-
     matrix, single = as_counts34(counts)
     if not single:
         raise InvalidHandError("counts_to_ids takes one (34,) count vector, not a matrix")
@@ -820,8 +815,6 @@ def format_tiles(counts, notation: str = "mpsz", *, honor_letters: bool = False)
     >>> format_tiles(parse_tiles("7z"), notation="unicode") == "\\U0001F004"
     True
     """
-    from mjstats.validation import as_counts34
-
     _check_notation(notation)
     matrix, single = as_counts34(counts)
     out = []
@@ -863,7 +856,7 @@ def flower_count(mask):
     return int(out) if out.ndim == 0 else out
 
 
-_POPCOUNT8 = _readonly(np.array([bin(v).count("1") for v in range(256)], dtype=np.uint8))
+_POPCOUNT8 = read_only(np.array([bin(v).count("1") for v in range(256)], dtype=np.uint8))
 
 
 def parse_flowers(text: str) -> int:

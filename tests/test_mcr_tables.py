@@ -2,7 +2,7 @@
 
 The set-combination tables ship precomputed (``mjstats/data/mcr-combinations.npz``)
 so that no cold start compiles their builder; these tests rebuild them from the
-combination functions in :mod:`mjstats.kernels.mcr` and compare, and check the
+combination functions in :mod:`mjstats.rulesets.mcr.kernel` and compare, and check the
 multiset ranking that indexes them.
 """
 
@@ -14,7 +14,7 @@ from math import comb
 import numpy as np
 import pytest
 
-from mjstats.kernels import mcr
+from mjstats.rulesets.mcr import kernel as mcr
 
 
 def test_shipped_combination_tables_equal_their_definitions():

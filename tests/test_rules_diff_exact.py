@@ -1,5 +1,5 @@
 """``mjstats rules diff --exact``: the two profiles' scores over the exact
-enumeration, with each hand's readings shared (mjstats.kernels.profile_diff),
+enumeration, with each hand's readings shared (mjstats.studies.kernels.profile_diff),
 checked against scoring every (hand, winning tile) under each profile with
 ``score_batch``, and its weights against the exact study's own counters."""
 
@@ -9,10 +9,10 @@ import json
 
 import numpy as np
 import pytest
+from mjstats.rules.compare import _exact_figures, _sampled_figures, _table
 
 from mjstats import HandBatch, parse_tiles
 from mjstats.rules import get_ruleset
-from mjstats.rules.compare import _exact_figures, _sampled_figures, _table
 from mjstats.studies.exact import CHUNK, ExactStudy
 
 A, B = "mcr", "mcr:wmo-2014"

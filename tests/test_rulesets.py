@@ -43,11 +43,8 @@ _NAMED = re.compile(
 )
 # generic modules that still import MCR's package or kernel, and why
 _MCR_USERS = {
-    "kernels/mcr.py": "MCR's kernel",
-    "kernels/two_player.py": "the two-player kernel",
-    "kernels/scoring.py": "the checks every ruleset shares are in the MCR kernel",
-    "scorer.py": "the same shared checks, and MCR's form names as the default",
-    "kernels/profile_diff.py": "its fast path is MCR's scorer, for MCR's profiles",
+    "scorer.py": "MCR's form names as the default",
+    "studies/kernels/profile_diff.py": "its fast path is MCR's scorer, for MCR's profiles",
     "records/botzone.py": "Botzone records are MCR games",
     "records/names.py": "record fan names are MCR's",
 }

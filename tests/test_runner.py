@@ -109,8 +109,9 @@ def test_interrupt_then_resume_equals_uninterrupted(tmp_path):
     resumed = run_study(study, group_size=3, checkpoint=ckpt, resume=True, progress=False)
     assert resumed == ref
     # resuming a finished run recomputes nothing and gives the same result
-    again = run_study(study, checkpoint=ckpt, resume=True, progress=False,
-                      on_group=interrupt_after(1))  # any group run again would stop it
+    again = run_study(
+        study, checkpoint=ckpt, resume=True, progress=False, on_group=interrupt_after(1)
+    )  # any group run again would stop it
     assert again == ref
 
 

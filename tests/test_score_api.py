@@ -15,9 +15,9 @@ from mjstats import HandBatch, InvalidContextError, InvalidHandError, UnknownRul
 from mjstats.batch import FIELDS
 from mjstats.kernels._jit import pjit
 from mjstats.kernels.decompose import suit_table
-from mjstats.kernels.mcr import FORM_NAMES, N_FANS, new_work, score_hand
 from mjstats.rules import get_ruleset
 from mjstats.rulesets.mcr import FANS
+from mjstats.rulesets.mcr.kernel import FORM_NAMES, N_FANS, new_work, score_hand
 from mjstats.scorer import BatchScore, Fan, Score
 from mjstats.studies.generate_wins import generate_wins
 

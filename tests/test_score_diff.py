@@ -21,8 +21,8 @@ from mcr_oracle import batch_args, oracle_fans
 import mjstats
 from mjstats.batch import HandBatch
 from mjstats.kernels.decompose import suit_table
-from mjstats.kernels.mcr import N_FANS, score_rows
 from mjstats.rulesets.mcr import FANS
+from mjstats.rulesets.mcr.kernel import N_FANS, score_rows
 from mjstats.studies.generate_wins import STYLES, generate_wins
 
 MahjongGB = pytest.importorskip("MahjongGB")

@@ -134,7 +134,7 @@ def test_dealt_matches_a_naive_replay_of_the_same_deals(tiles, kinds):
 
 def test_deal_prefix_draws_uniformly():
     """Ordered pairs dealt from a 6-tile wall are uniform (30 outcomes, 5-sigma bounds)."""
-    from mjstats.kernels.dealt import deal_prefix
+    from mjstats.studies.kernels.dealt import deal_prefix
 
     state = chunk_states(3, 0, 1)[0].copy()
     wall = np.arange(6, dtype=np.uint8)

@@ -889,7 +889,7 @@ def test_cli_two_player(capsys, monkeypatch):
 
 def test_score_one_dispatch_two_player():
     from mjstats.kernels.decompose import suit_table
-    from mjstats.kernels.scoring import kernel_spec, new_scratch, score_one
+    from mjstats.rulesets.dispatch import kernel_spec, new_scratch, score_one
 
     spec = kernel_spec(RS)
     assert spec.ruleset_id == 1 and spec.n_fans == RS.n_fans and spec.n_forms == 3

@@ -1,7 +1,7 @@
 """A slow, obviously-correct two-player scorer in plain Python (test oracle).
 
 Written from the rule text and ``docs/two-player-rules.md`` independently of
-``mjstats.kernels.two_player``: recursive decomposition, one readable function
+``mjstats.rulesets.two_player.kernel``: recursive decomposition, one readable function
 of rules per reading, and the 不记番 lists of ``mjstats.rulesets.two_player``.
 :func:`readings` returns every reading's fan dict (after exclusions) with its
 total, so tests can check that the kernel chose a best one.

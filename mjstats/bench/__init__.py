@@ -139,6 +139,7 @@ def run_benchmarks(
     *,
     scale: float = 1.0,
     seed: int = 2024,
+    sizes: dict[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     """Measure mjstats and its peers; one dict per result row.
 
@@ -158,6 +159,10 @@ def run_benchmarks(
         are not meaningful).
     seed : int
         Seed of the random hands.
+    sizes : dict, optional
+        Sizes to set after ``quick`` and ``scale`` chose theirs (fields of
+        :class:`mjstats.bench.tasks.Sizes`, e.g. ``{"games": 20_000,
+        "repeat": 5}``): what the scripts in ``benchmarks/`` vary.
 
     Returns
     -------
@@ -179,6 +184,8 @@ def run_benchmarks(
     ...
     ValueError: unknown benchmark task 'nope'; choose from shanten, shanten_regular, ...
     """
+    from dataclasses import fields, replace
+
     from mjstats.bench.tasks import FULL, QUICK, Context
 
     wanted = list(TASKS) if tasks is None else list(dict.fromkeys(tasks))
@@ -186,7 +193,11 @@ def run_benchmarks(
         if name not in TASKS:
             raise ValueError(f"unknown benchmark task {name!r}; choose from {', '.join(TASKS)}")
     order = [name for name in TASKS if name in wanted]
-    ctx = Context((QUICK if quick else FULL).scaled(scale), quick=quick, progress=progress)
+    chosen = (QUICK if quick else FULL).scaled(scale)
+    unknown = set(sizes or {}) - {f.name for f in fields(chosen)}
+    if unknown:
+        raise ValueError(f"unknown benchmark sizes {sorted(unknown)}; see bench.tasks.Sizes")
+    ctx = Context(replace(chosen, **(sizes or {})), quick=quick, progress=progress)
     ctx.seed = seed
     rows: list[dict[str, Any]] = []
     start = time.perf_counter()

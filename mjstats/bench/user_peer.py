@@ -177,7 +177,7 @@ def bench_peer(
         peer raised, or None).
     """
     import mjstats
-    from mjstats.bench.tasks import FULL, QUICK, Context, _agree, _peer_rows
+    from mjstats.bench.tasks.context import FULL, QUICK, Context, _agree, _peer_rows
 
     mode = peer_input(fn, given)
     label = name or getattr(fn, "__qualname__", None) or repr(fn)

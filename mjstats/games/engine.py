@@ -242,8 +242,8 @@ def engine_context(ruleset, wall: str, round_wind: int, policy, check: bool = Fa
     (8, (4, 8))
     """
     from mjstats.kernels.decompose import suit_table
-    from mjstats.kernels.scoring import kernel_spec
     from mjstats.kernels.tables import get_tables
+    from mjstats.rulesets.dispatch import kernel_spec
     from mjstats.studies.play import game_context
 
     rs = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)

@@ -24,6 +24,24 @@ its arguments, never once per constant (see :func:`_typed_without_literals`).
 
 No ``fastmath``: tile code is integer code, and fastmath buys nothing there.
 
+numba's private API, and why
+----------------------------
+Two options here have no public equivalent in numba (checked against 0.59-0.62):
+
+* ``_nrt=False`` (:data:`hjit`): numba offers no public switch to compile a
+  function without reference counting; the scorer's batch loop is a tenth
+  faster without it (see above). Only :data:`hjit` uses it.
+* ``Dispatcher.get_call_template`` (:func:`_typed_without_literals`): numba
+  has no public option to type a callee's arguments without literals; the
+  wrapper is the one place that changes how a call is typed, and it falls
+  back to numba's own template for everything else.
+
+Elsewhere the package uses numba's public API (``numba.njit``,
+``numba.prange``, ``numba.types``, ``numba.extending``), plus two documented
+modules that numba keeps under ``numba.core``: the event API
+(``numba.core.event``, :mod:`mjstats.compiling`) and ``cgutils`` for the one
+``@intrinsic`` (:mod:`mjstats.kernels.bits`).
+
 Cache location and staleness
 ----------------------------
 numba checks only the source file of a cached function itself, so a kernel in
@@ -44,11 +62,20 @@ import os
 from pathlib import Path
 
 import numba
-from numba.core import types
+from numba import types
 
-from mjstats.rulesets import registered_files
+__all__ = ["add_cache_sources", "cache_dir", "hjit", "ijit", "jit", "pjit", "use_cache_dir"]
 
-__all__ = ["cache_dir", "hjit", "ijit", "jit", "pjit", "use_cache_dir"]
+
+#: source files outside the package that key the cache too: those of the ruleset
+#: packages given to :func:`mjstats.rulesets.register` (it adds them here)
+_EXTRA_SOURCES: list[Path] = []
+
+
+def add_cache_sources(paths) -> None:
+    """Key the cache folder by these source files as well (from now on)."""
+    _EXTRA_SOURCES.extend(Path(p) for p in paths)
+    use_cache_dir()
 
 
 def cache_dir() -> Path:
@@ -65,7 +92,7 @@ def cache_dir() -> Path:
         if b"kernels._jit import" in source or rel.parts[0] == "rulesets":
             digest.update(rel.as_posix().encode())
             digest.update(source)
-    for path in registered_files():
+    for path in _EXTRA_SOURCES:
         digest.update(path.as_posix().encode())
         digest.update(path.read_bytes())
     return Path(base).expanduser() / "numba" / f"{numba.__version__}-{digest.hexdigest()[:16]}"

@@ -62,6 +62,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from mjstats._readonly import read_only
 from mjstats.kernels._jit import hjit, ijit, jit
 
 __all__ = [
@@ -116,7 +117,7 @@ KNITTED = np.array(
     ],
     dtype=np.uint8,
 )
-KNITTED.setflags(write=False)
+KNITTED = read_only(KNITTED)
 
 _ORPHANS = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33], dtype=np.uint8)
 
@@ -472,8 +473,8 @@ def suit_table() -> SuitTable:
             "mjstats/data/suit-table.npz does not fit this version of mjstats; "
             "remake it with mjstats.kernels.decompose.write_suit_table()"
         )
-    info.setflags(write=False)
-    splits.setflags(write=False)
+    info = read_only(info)
+    splits = read_only(splits)
     return SuitTable(info, splits)
 
 

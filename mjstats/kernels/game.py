@@ -71,8 +71,8 @@ from mjstats.kernels import policies as P
 from mjstats.kernels._jit import hjit, ijit, jit, pjit
 from mjstats.kernels.bits import lowest_bit, popcount
 from mjstats.kernels.rng import below, draw_below
-from mjstats.kernels.scoring import score_one
 from mjstats.kernels.shanten import shanten_one, useful_one
+from mjstats.rulesets.dispatch import score_one
 
 # ---------------------------------------------------------------- state layout
 S_HAND = 0

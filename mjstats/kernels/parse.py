@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from mjstats._readonly import read_only
 from mjstats.kernels._jit import hjit, ijit, jit, pjit
 
 __all__ = ["DEFER", "KIND_FLAG", "KIND_SITUATION", "KIND_VALUE", "OK", "parse_rows"]
@@ -43,8 +44,8 @@ for _i, _ch in enumerate("ESWNPFC"):
 _SUIT = np.full(128, -1, dtype=np.int8)
 for _i, _ch in enumerate("mpsz"):
     _SUIT[ord(_ch)] = _i
-_LETTER_TILE.setflags(write=False)
-_SUIT.setflags(write=False)
+_LETTER_TILE = read_only(_LETTER_TILE)
+_SUIT = read_only(_SUIT)
 
 
 @ijit

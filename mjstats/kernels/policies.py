@@ -71,7 +71,6 @@ import numpy as np
 
 from mjstats.kernels._jit import hjit, ijit, jit
 from mjstats.kernels.bits import popcount
-from mjstats.kernels.scoring import new_scratch, score_one
 from mjstats.kernels.shanten import (
     HONORS_KNITTED,
     KNITTED_STRAIGHT,
@@ -93,6 +92,7 @@ from mjstats.kernels.shanten import (
     useful_one,
 )
 from mjstats.kernels.tables import KEY_MULT
+from mjstats.rulesets.dispatch import new_scratch, score_one
 
 __all__ = [
     "BUILTIN_POLICIES",

@@ -96,6 +96,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from mjstats._readonly import read_only
 from mjstats.kernels._jit import jit
 
 __all__ = [
@@ -136,7 +137,7 @@ _HEADER = struct.Struct("<16sIIQ16s")  # magic, format, table version, payload b
 
 KEY_MULT = np.array([5**r for r in range(9)] * 3 + [5**r for r in range(7)], dtype=np.int32)
 """int32 (34,): multiplier of tile ``t``'s count in its group key."""
-KEY_MULT.setflags(write=False)
+KEY_MULT = read_only(KEY_MULT)
 
 
 class ShantenTables(NamedTuple):
@@ -479,7 +480,7 @@ def _assemble(**arrays: np.ndarray) -> ShantenTables:
     out = []
     for name in ShantenTables._fields:
         arr = np.ascontiguousarray(arrays[name])
-        arr.setflags(write=False)
+        arr = read_only(arr)
         out.append(arr)
     return ShantenTables(*out)
 

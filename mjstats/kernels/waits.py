@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mjstats._readonly import read_only
 from mjstats.kernels._jit import hjit, ijit
 from mjstats.kernels.bits import popcount
 from mjstats.kernels.decompose import suit_sets_ok, suit_waits_splits
@@ -37,7 +38,7 @@ def _edge_tiles() -> np.ndarray:
     (no tile). Read-only."""
     lo = np.arange(34)
     edge = np.where(lo % 9 == 0, lo + 2, np.where(lo % 9 == 6, lo, -1))
-    edge.setflags(write=False)
+    edge = read_only(edge)
     return edge
 
 

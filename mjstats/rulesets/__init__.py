@@ -19,7 +19,7 @@ A ruleset package holds everything about its game variant:
     - ``score(opts, minimum, flowers_count, concealed, melds, win_tile,
       self_drawn, last_of_kind, kong_win, last_of_wall, seat_wind, round_wind,
       flowers, situation, work, fan_out)`` -> ``(total, flower_points, form,
-      legal)``: one hand, inlined into :func:`mjstats.kernels.scoring.score_one`
+      legal)``: one hand, inlined into :func:`mjstats.rulesets.dispatch.score_one`
       (jitted, ``ijit``; it ignores the arguments its game has no use for);
     - ``score_single``: the one-hand entry of :func:`mjstats.score` (as
       :func:`mjstats.rulesets.mcr.binding.score_single`);
@@ -35,7 +35,7 @@ A ruleset package holds everything about its game variant:
 
 The registry: the packages under ``mjstats/rulesets/`` are found at first use
 (:func:`packages`), plus those given to :func:`register`. A ruleset's kernel
-id (what :func:`mjstats.kernels.scoring.score_one` dispatches on) is its
+id (what :func:`mjstats.rulesets.dispatch.score_one` dispatches on) is its
 position in the registry's names sorted (:func:`ruleset_id`); the numba
 dispatch over the bindings' ``score`` and ``new_work`` is generated from the
 registry, and the numba cache folder is keyed by it
@@ -58,7 +58,21 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["bindings", "packages", "register", "registered_files", "ruleset_id"]
+from mjstats.errors import UnknownRulesetError
+from mjstats.rulesets.base import FanDef, Profile, Ruleset
+
+__all__ = [
+    "FanDef",
+    "Profile",
+    "Ruleset",
+    "bindings",
+    "get_ruleset",
+    "packages",
+    "register",
+    "registered_files",
+    "ruleset_id",
+    "rulesets",
+]
 
 # package names given to register(), in call order
 _REGISTERED: list[str] = []
@@ -131,21 +145,81 @@ def register(package: str) -> None:
     rs = getattr(importlib.import_module(path), "RULESET", None)
     if rs is None or not getattr(rs, "binding", ""):
         raise ValueError(f"{path} has no RULESET with a kernel binding")
-    if "mjstats.kernels.scoring" in sys.modules:
+    if "mjstats.rulesets.dispatch" in sys.modules:
         raise ValueError(
             f"register({path!r}) after mjstats loaded its kernels: register rulesets first"
         )
     _REGISTERED.append(path)
     _BY_NAME.clear()
-    jit = sys.modules.get("mjstats.kernels._jit")
-    if jit is not None:  # later kernels cache in the folder of the new registry
-        jit.use_cache_dir()
+    # deferred: numba loads with it, and ``import mjstats`` asks the registry for names only
+    from mjstats.kernels._jit import add_cache_sources
+
+    add_cache_sources(registered_files(path))  # later kernels cache in the new registry's folder
 
 
-def registered_files():
-    """The source files of the packages given to :func:`register` (they key
-    the numba cache folder with mjstats' own)."""
-    for path in _REGISTERED:
+def registered_files(*packages: str):
+    """The source files of ``packages`` (default: all given to :func:`register`);
+    they key the numba cache folder with mjstats' own."""
+    for path in packages or _REGISTERED:
         module = importlib.import_module(path)
         for folder in getattr(module, "__path__", []):
             yield from sorted(Path(folder).rglob("*.py"))
+
+
+def rulesets() -> list[str]:
+    """Names of the rulesets mjstats knows, for ``ruleset=`` arguments.
+
+    Examples
+    --------
+    >>> import mjstats
+    >>> "mcr" in mjstats.rulesets()
+    True
+    """
+    return list(packages())
+
+
+def get_ruleset(
+    ruleset: str | Ruleset = "mcr", profile: str | None = None, **options: object
+) -> Ruleset:
+    """Resolve a ruleset name (or pass a :class:`Ruleset` through), applying a
+    profile and options.
+
+    Parameters
+    ----------
+    ruleset : str or Ruleset
+        A registered name (:func:`rulesets`), optionally with a profile after a
+        colon (``"mcr:wmo-2014"``), or a :class:`Ruleset`.
+    profile : str, optional
+        A named reading of the ruleset (``Ruleset.profile_names()``; MCR:
+        ``"reference"``, the default, and ``"wmo-2014"``). Overrides the one
+        after the colon.
+    **options
+        Option values (``Ruleset.options``), applied after the profile's own.
+
+    Examples
+    --------
+    >>> from mjstats.rulesets import get_ruleset
+    >>> get_ruleset("mcr").minimum
+    8
+    >>> get_ruleset("mcr:wmo-2014").profile == get_ruleset("mcr", profile="wmo-2014").profile
+    True
+    """
+    if isinstance(ruleset, Ruleset):
+        rs = ruleset
+    else:
+        name, _, named_profile = str(ruleset).partition(":")
+        key = name.strip().lower().replace("_", "-")
+        found = packages()
+        if key not in found:
+            raise UnknownRulesetError(
+                f"unknown ruleset {ruleset!r}; choose one of {', '.join(found)}"
+            )
+        rs = importlib.import_module(found[key]).RULESET
+        if profile is None and named_profile:
+            profile = named_profile.strip().lower()
+    if profile is not None and profile != rs.profile:
+        try:
+            rs = rs.with_profile(profile)
+        except ValueError as exc:
+            raise UnknownRulesetError(str(exc)) from None
+    return rs.with_options(**options) if options else rs

@@ -17,6 +17,8 @@ from types import MappingProxyType
 
 import numpy as np
 
+from mjstats._readonly import read_only
+
 __all__ = ["FanDef", "Profile", "RulePoint", "Ruleset"]
 
 
@@ -149,7 +151,7 @@ class Ruleset:
     binding : str
         Module path of the ruleset's kernel binding (``mjstats.rulesets.<name>.binding``):
         what generic code (``score``, ``score_batch``, the studies, the numba
-        callers of :func:`mjstats.kernels.scoring.score_one`) asks instead of
+        callers of :func:`mjstats.rulesets.dispatch.score_one`) asks instead of
         branching on the ruleset's name. ``""``: no scoring kernel. See
         :mod:`mjstats.rulesets` for what a binding holds.
     """
@@ -279,9 +281,7 @@ class Ruleset:
     @cached_property
     def points(self) -> np.ndarray:
         """int16 array (F,): points of one occurrence of each fan."""
-        arr = np.array([f.points for f in self.fans], dtype=np.int16)
-        arr.setflags(write=False)
-        return arr
+        return read_only([f.points for f in self.fans], np.int16)
 
     @cached_property
     def exclusions(self) -> np.ndarray:
@@ -290,8 +290,7 @@ class Ruleset:
         for a, f in enumerate(self.fans):
             for k in f.excludes:
                 m[a, self._fan_index[k]] = True
-        m.setflags(write=False)
-        return m
+        return read_only(m)
 
     def payment(self, total, self_drawn):
         """Points the winner receives in all, for a win of ``total`` fan.

@@ -25,35 +25,8 @@ same runner and policies as ``play``.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
 from mjstats.studies.aggregate import Aggregate
+from mjstats.studies.kinds import KINDS, make_study
 from mjstats.studies.runner import Study, StudyInterrupted, run_study
 
 __all__ = ["KINDS", "Aggregate", "Study", "StudyInterrupted", "make_study", "run_study"]
-
-KINDS: dict[str, str] = {
-    "sample": "mjstats.studies.sample:SampleStudy",
-    "dealt": "mjstats.studies.dealt:DealtStudy",
-    "exact": "mjstats.studies.exact:ExactStudy",
-    "play": "mjstats.studies.play:PlayStudy",
-    "games": "mjstats.studies.games:GamesStudy",
-}
-"""Study kind -> ``"module:class"`` (imported on use)."""
-
-
-def make_study(kind: str, **params: Any) -> Study:
-    """Build a study of ``kind`` from keyword parameters (those of its class).
-
-    Examples
-    --------
-    >>> from mjstats.studies import make_study
-    >>> make_study("sample", n=1000, seed=1).params()["n"]
-    1000
-    """
-    try:
-        module, _, cls = KINDS[kind].partition(":")
-    except KeyError:
-        raise ValueError(f"unknown study kind {kind!r}; choose one of {', '.join(KINDS)}") from None
-    return getattr(importlib.import_module(module), cls)(**params)

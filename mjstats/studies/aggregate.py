@@ -23,6 +23,8 @@ from typing import Any
 import numpy as np
 
 from mjstats.errors import DataFileError
+from mjstats.provenance import json_text, provenance
+from mjstats.studies.summaries import aggregate_html
 
 __all__ = ["Aggregate", "atomic_write_bytes"]
 
@@ -138,8 +140,6 @@ class Aggregate:
         return self.counters[name]
 
     def _repr_html_(self) -> str:
-        from mjstats.html import aggregate_html
-
         return aggregate_html(self)
 
     # ------------------------------------------------------------- persistence
@@ -178,8 +178,6 @@ class Aggregate:
     def save(self, path: str | os.PathLike) -> Path:
         """Write the aggregate as JSON (atomically), with its provenance
         (:func:`mjstats.provenance.provenance`, ignored by :meth:`load`). Returns the path."""
-        from mjstats.provenance import json_text, provenance
-
         path = Path(path)
         text = json_text({**self.to_dict(), "provenance": provenance(self)}, indent=None)
         atomic_write_bytes(path, text.encode())

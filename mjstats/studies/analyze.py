@@ -46,7 +46,7 @@ import pandas as pd
 
 from mjstats.compiling import notice
 from mjstats.errors import InvalidHandError, TileCountError
-from mjstats.rules import Ruleset, get_ruleset
+from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.play import (
     _options_param,

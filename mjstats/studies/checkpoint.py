@@ -108,8 +108,8 @@ def _rebuild(kind: Any, params: Any) -> Study:
     the parameters it names, the ruleset is rebuilt from its name and options."""
     import inspect
 
-    from mjstats.rules import get_ruleset
-    from mjstats.studies import KINDS, make_study
+    from mjstats.rulesets import get_ruleset
+    from mjstats.studies.kinds import KINDS, make_study
 
     if kind not in KINDS or not isinstance(params, dict):
         raise DataFileError(f"unknown study kind {kind!r}")

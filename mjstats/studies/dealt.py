@@ -42,15 +42,16 @@ from typing import Any
 import numpy as np
 
 from mjstats.kernels.accumulate import chunk_counters, sum_counters
-from mjstats.kernels.dealt import dealt_chunks
 from mjstats.kernels.decompose import suit_table
 from mjstats.kernels.rng import chunk_states
-from mjstats.kernels.scoring import kernel_spec
 from mjstats.kernels.shanten import FORM_BITS
 from mjstats.kernels.tables import get_tables
-from mjstats.rules import Ruleset, get_ruleset
+from mjstats.rulesets import Ruleset, get_ruleset
+from mjstats.rulesets.dispatch import kernel_spec
 from mjstats.studies.aggregate import Aggregate
+from mjstats.studies.kernels.dealt import dealt_chunks
 from mjstats.studies.runner import Study, chunked_weight, study_count, study_seed
+from mjstats.studies.summaries import shanten_table
 
 __all__ = ["DealtStudy", "dealt", "shanten_table", "useful_table"]
 
@@ -219,31 +220,6 @@ def dealt(n: int, seed: int, **options: Any) -> Aggregate:
     study_keys = {"tiles", "useful", "ruleset", "per_form"}
     study = DealtStudy(n, seed, **{k: v for k, v in options.items() if k in study_keys})
     return run_study(study, **{k: v for k, v in options.items() if k not in study_keys})
-
-
-def shanten_table(agg: Aggregate):
-    """Shanten distribution of a ``dealt`` aggregate: a column per form (``per_form``), ``any``.
-
-    Rows are shanten values (-1 = complete); entries are probabilities.
-
-    Examples
-    --------
-    >>> from mjstats.studies.dealt import dealt, shanten_table
-    >>> t = shanten_table(dealt(5000, seed=2, tiles=13, progress=False))
-    >>> float(t["any"].sum()), int(t["shanten"].iloc[0])
-    (1.0, -1)
-    """
-    import pandas as pd
-
-    hist = agg["shanten_hist"]
-    names = [*agg.params["forms"], "any"] if agg.params.get("per_form", True) else ["any"]
-    n = int(agg["deals"][0])
-    used = np.flatnonzero(hist.sum(axis=0))
-    top = int(used[-1]) + 1 if len(used) else 1
-    data = {"shanten": np.arange(-1, top - 1)}
-    for j, name in enumerate(names):
-        data[name] = hist[j, :top] / n if n else np.nan
-    return pd.DataFrame(data)
 
 
 def useful_table(agg: Aggregate, what: str = "kinds"):

@@ -32,11 +32,17 @@ import numpy as np
 
 from mjstats.kernels.accumulate import chunk_counters, sum_counters
 from mjstats.kernels.decompose import is_regular_complete, suit_table
-from mjstats.kernels.exact import C4, decode_range, diff_chunks, exact_chunks, seven_pairs_weights
-from mjstats.kernels.profile_diff import diff_counters
-from mjstats.kernels.scoring import kernel_spec
-from mjstats.rules import Ruleset, get_ruleset
+from mjstats.rulesets import Ruleset, get_ruleset
+from mjstats.rulesets.dispatch import kernel_spec
 from mjstats.studies.aggregate import Aggregate
+from mjstats.studies.kernels.exact import (
+    C4,
+    decode_range,
+    diff_chunks,
+    exact_chunks,
+    seven_pairs_weights,
+)
+from mjstats.studies.kernels.profile_diff import diff_counters
 from mjstats.studies.patterns import BlockSpace, regular_space, seven_pairs_space
 from mjstats.studies.runner import Study
 
@@ -280,7 +286,7 @@ class ExactStudy(Study):
         """Chunks ``first`` to ``first + count - 1`` scored under this study's
         ruleset (a) and ``other`` (b, the same ruleset with another profile or
         options): the per-chunk counters of
-        :func:`mjstats.kernels.profile_diff.diff_counters`, each hand's
+        :func:`mjstats.studies.kernels.profile_diff.diff_counters`, each hand's
         readings shared by the two (``mjstats rules diff --exact``)."""
         sa, sb = kernel_spec(self.ruleset), kernel_spec(other)
         same = (sa.ruleset_id, sa.n_fans, other.tiles) == (sb.ruleset_id, sb.n_fans, self._tiles)

@@ -475,7 +475,7 @@ def seat_table(agg: Aggregate) -> pd.DataFrame:
     >>> t["seat"].tolist(), round(float(t["points_mean"].sum()), 9)
     (['East', 'South', 'West', 'North'], 0.0)
     """
-    from mjstats.report import wilson_interval
+    from mjstats.studies.summaries import wilson_interval
 
     n = int(agg["games"][0])
     wins = agg["wins"]
@@ -522,7 +522,7 @@ def game_fan_table(agg: Aggregate) -> pd.DataFrame:
     >>> bool((t["per_game"] <= t["frequency"]).all())
     True
     """
-    from mjstats.report import fan_table, wilson_interval
+    from mjstats.studies.summaries import fan_table, wilson_interval
 
     t = fan_table(agg)
     n = int(agg["games"][0])

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from mjstats.kernels.generate_wins import generate_chunk
 from mjstats.kernels.rng import chunk_states
+from mjstats.studies.kernels.generate_wins import generate_chunk
 
 __all__ = ["STYLES", "WinBatch", "generate_wins"]
 

@@ -31,6 +31,8 @@ from functools import cache
 
 import numpy as np
 
+from mjstats._readonly import read_only
+
 __all__ = [
     "BlockSpace",
     "PatternTable",
@@ -79,17 +81,14 @@ class PatternTable:
         for c, (s, n) in enumerate(zip(start, size, strict=True)):
             cum[s : s + n] = np.cumsum(weight[s : s + n])
             class_weight[c] = cum[s + n - 1] if n else 0
-        out = cls(
-            np.ascontiguousarray(patterns),
-            weight,
-            cum,
-            np.array(start, np.int64),
-            np.array(size, np.int64),
+        return cls(
+            read_only(patterns),
+            read_only(weight),
+            read_only(cum),
+            read_only(start, np.int64),
+            read_only(size, np.int64),
             class_weight,
         )
-        for arr in (out.patterns, out.weight, out.cum_weight, out.start, out.size):
-            arr.setflags(write=False)
-        return out
 
 
 def _set_vectors(n_ranks: int, chows: bool) -> list[np.ndarray]:

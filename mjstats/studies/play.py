@@ -58,7 +58,7 @@ import numpy as np
 import pandas as pd
 
 from mjstats.errors import UnknownRulesetError
-from mjstats.rules import Ruleset, get_ruleset
+from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.runner import Study, chunked_weight, run_study, study_seed
 
@@ -112,8 +112,8 @@ def game_context(
     [0, 0, 31, 8]
     """
     from mjstats.kernels import policies as P
-    from mjstats.kernels.scoring import kernel_spec
     from mjstats.kernels.shanten import FORM_BITS
+    from mjstats.rulesets.dispatch import kernel_spec
 
     try:
         spec = kernel_spec(ruleset)
@@ -272,8 +272,8 @@ class PlayStudy(_PicklableRuleset, Study):
         from mjstats.kernels.accumulate import chunk_counters, sum_counters
         from mjstats.kernels.decompose import suit_table
         from mjstats.kernels.rng import chunk_states
-        from mjstats.kernels.scoring import kernel_spec
         from mjstats.kernels.tables import get_tables
+        from mjstats.rulesets.dispatch import kernel_spec
 
         n_fans = self.ruleset.n_fans
         n_forms = kernel_spec(self.ruleset).n_forms
@@ -378,7 +378,7 @@ def win_curve(agg: Aggregate) -> pd.DataFrame:
     >>> win_curve(play(100, seed=2, draws=5))["draw"].tolist()
     [1, 2, 3, 4, 5]
     """
-    from mjstats.report import wilson_interval
+    from mjstats.studies.summaries import wilson_interval
 
     hist = agg["win_draw"][1:].astype(np.int64)
     games = int(agg["games"][0])

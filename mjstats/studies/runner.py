@@ -361,7 +361,7 @@ def run_study(
             result = study.run_chunks(0, 0)
         if ckpt is not None:
             save_checkpoint(ckpt, study, result, done)
-    from mjstats import __version__
+    from mjstats._version import __version__
 
     result.meta.setdefault("mjstats_version", __version__)
     return result

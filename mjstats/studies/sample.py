@@ -28,11 +28,11 @@ import numpy as np
 from mjstats.kernels.accumulate import chunk_counters, sum_counters
 from mjstats.kernels.decompose import suit_table
 from mjstats.kernels.rng import chunk_states
-from mjstats.kernels.sample import sample_chunks
-from mjstats.kernels.scoring import kernel_spec
-from mjstats.rules import Ruleset, get_ruleset
+from mjstats.rulesets import Ruleset, get_ruleset
+from mjstats.rulesets.dispatch import kernel_spec
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.exact import ExactStudy, complete_weights
+from mjstats.studies.kernels.sample import sample_chunks
 from mjstats.studies.patterns import BlockSpace
 from mjstats.studies.runner import Study, chunked_weight, study_count, study_seed
 

@@ -1,7 +1,7 @@
 """Chinese Official Mahjong (MCR, 国标麻将), one package: its fan table with
 points and 不计 exclusions (:mod:`.fans`) and its kernel binding
 (:mod:`.binding`, imported on first use: it loads numba). The fans are detected
-in :mod:`mjstats.kernels.mcr`, whose fan ids, points and exclusion pass are
+in :mod:`mjstats.rulesets.mcr.kernel`, whose fan ids, points and exclusion pass are
 generated from :data:`FANS`.
 
 Examples

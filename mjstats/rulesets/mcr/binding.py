@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from mjstats.hand import CONTEXT_FIELDS
-from mjstats.kernels import mcr as kernel
 from mjstats.kernels._jit import ijit, jit
 from mjstats.kernels.bits import popcount
 from mjstats.kernels.decompose import SuitTable
@@ -17,6 +16,7 @@ from mjstats.kernels.scoring import (
     _checked_row,
     _write_out,
 )
+from mjstats.rulesets.mcr import kernel
 
 __all__ = [
     "BATCH_FIELDS",
@@ -70,10 +70,10 @@ _RULE_POINT_BITS = {
 
 def opts(rs) -> int:
     """Kernel options mask of the MCR ruleset ``rs``: a bit per boolean option
-    that is on (:data:`mjstats.kernels.mcr.OPT_MINGAN_GANG`, ...), a bit per rule
+    that is on (:data:`mjstats.rulesets.mcr.kernel.OPT_MINGAN_GANG`, ...), a bit per rule
     point of its profile that the kernel switches, and the profile's row of the
     kernel's tables (points, 不计 lists) in the bits from
-    :data:`~mjstats.kernels.mcr.PROFILE_SHIFT`.
+    :data:`~mjstats.rulesets.mcr.kernel.PROFILE_SHIFT`.
 
     Examples
     --------
@@ -100,7 +100,7 @@ def score(
     opts, minimum, flowers_count, concealed, melds, win_tile, self_drawn, last_of_kind, kong_win,
     last_of_wall, seat_wind, round_wind, flowers, situation, work, fan_out,
 ):  # fmt: skip
-    """One MCR hand for :func:`mjstats.kernels.scoring.score_one` (``work``: its
+    """One MCR hand for :func:`mjstats.rulesets.dispatch.score_one` (``work``: its
     scratch; ``situation`` unused): ``(total, flower_points, form, legal)``."""
     return _score_forms(
         opts, minimum, flowers_count, concealed, melds, win_tile, self_drawn, last_of_kind,
@@ -113,7 +113,7 @@ def _score_forms(
     opts, minimum, flowers_count, concealed, melds, win_tile, self_drawn, last_of_kind, kong_win,
     last_of_wall, seat_wind, round_wind, flowers, work, fan_out, all_forms,
 ):  # fmt: skip
-    """:func:`score` with ``all_forms`` as in :func:`mjstats.kernels.mcr.score_hand_forms`:
+    """:func:`score` with ``all_forms`` as in :func:`mjstats.rulesets.mcr.kernel.score_hand_forms`:
     a total of ``kernel.NEEDS_ALL_FORMS`` says the hand was left to the full scorer."""
     base, form = kernel.score_hand_forms(
         concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, last_of_wall,
@@ -134,7 +134,7 @@ def score_single(row, opts, minimum, flowers_count, info, splits, out, all_forms
 
     Returns ``(problems, total, form, legal)``: the problem bits (then nothing
     is scored) or 0 and the result. Called without ``all_forms``, it is the
-    common-forms copy (:func:`mjstats.kernels.mcr.score_hand_forms`), which
+    common-forms copy (:func:`mjstats.rulesets.mcr.kernel.score_hand_forms`), which
     compiles in about two thirds of the time and returns
     :data:`~mjstats.kernels.scoring.PROBLEM_ALL_FORMS` for a hand whose shape
     could be a special form: call again with ``all_forms=True`` (compiled when
@@ -143,7 +143,7 @@ def score_single(row, opts, minimum, flowers_count, info, splits, out, all_forms
     faster than the named tuple). ``out`` (uint8, fans +
     :data:`~mjstats.kernels.scoring.SETS_SIZE`) receives the fan counts, then
     the chosen reading's sets (8 rows of [kind, tile, melded, 0], see
-    :func:`mjstats.kernels.mcr.score_hand`).
+    :func:`mjstats.rulesets.mcr.kernel.score_hand`).
     """
     problems, c, m, f = _checked_row(row)
     if problems:

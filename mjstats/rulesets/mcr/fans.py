@@ -369,7 +369,7 @@ FANS: tuple[FanDef, ...] = (
 _R = RulePoint
 
 #: The reference's rules that are not plain 不计 pairs of :data:`FANS`. The
-#: kernel (:mod:`mjstats.kernels.mcr`) applies each in the function or comment
+#: kernel (:mod:`mjstats.rulesets.mcr.kernel`) applies each in the function or comment
 #: that carries its key; ``docs/mcr-rules.md`` gives the rule texts' clauses.
 RULE_POINTS: tuple[RulePoint, ...] = (
     _R(

@@ -36,7 +36,7 @@ text takes precedence; pages are its printed pages). Its eight decisions:
 
 Adding a profile: a :class:`~mjstats.rulesets.base.Profile` here, listed in
 :data:`PROFILES`; a rule point that needs new kernel code gets a bit in
-:mod:`.binding` and its branch in :mod:`mjstats.kernels.mcr`.
+:mod:`.binding` and its branch in :mod:`mjstats.rulesets.mcr.kernel`.
 """
 
 from __future__ import annotations

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from mjstats.hand import CONTEXT_FIELDS
-from mjstats.kernels import two_player as kernel
 from mjstats.kernels._jit import ijit, jit
 from mjstats.kernels.decompose import SuitTable
 from mjstats.kernels.legality import is_legal
 from mjstats.kernels.scoring import ROW_VALUES, ROW_WIN, _checked_row, _write_out
+from mjstats.rulesets.two_player import kernel
 from mjstats.rulesets.two_player.validation import check_context
 
 __all__ = [
@@ -67,7 +67,7 @@ def score(
     opts, minimum, flowers_count, concealed, melds, win_tile, self_drawn, last_of_kind, kong_win,
     last_of_wall, seat_wind, round_wind, flowers, situation, work, fan_out,
 ):  # fmt: skip
-    """One two-player hand for :func:`mjstats.kernels.scoring.score_one`
+    """One two-player hand for :func:`mjstats.rulesets.dispatch.score_one`
     (``work``: its scratch; ``opts`` and ``last_of_kind`` unused, the game has no
     和绝张): ``(total, flower_points, form, legal)``."""
     # scalar types normalised (mcr.score_hand does the same), so the scorer is

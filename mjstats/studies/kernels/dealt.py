@@ -15,8 +15,8 @@ import numpy as np
 from mjstats.kernels._jit import ijit, jit, pjit
 from mjstats.kernels.accumulate import accumulate_chunk
 from mjstats.kernels.rng import step
-from mjstats.kernels.scoring import new_scratch, score_one
 from mjstats.kernels.shanten import IMPOSSIBLE, discard_one, shanten_one, useful_one
+from mjstats.rulesets.dispatch import new_scratch, score_one
 
 __all__ = ["deal_prefix", "dealt_chunks"]
 

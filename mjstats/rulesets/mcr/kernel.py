@@ -52,6 +52,7 @@ import math
 import numpy as np
 from numba import prange
 
+from mjstats._readonly import read_only
 from mjstats.kernels._jit import hjit, ijit, jit, pjit
 from mjstats.kernels.bits import copy_tiles, lowest_bit, nonzero_bits, popcount, tile_summary
 from mjstats.kernels.decompose import (
@@ -80,8 +81,6 @@ __all__ = [
     "OPT_KNITTED_WAIT",
     "OPT_MINGAN_GANG",
     "POINTS",
-    "context_problems",
-    "context_problems_serial",
     "new_work",
     "score_hand",
     "score_hand_forms",
@@ -101,90 +100,90 @@ def _fan(key: str) -> int:
     return _FAN_INDEX[key]
 
 
-BIG_FOUR_WINDS = _fan("big_four_winds")
-BIG_THREE_DRAGONS = _fan("big_three_dragons")
-ALL_GREEN = _fan("all_green")
-NINE_GATES = _fan("nine_gates")
-FOUR_KONGS = _fan("four_kongs")
-SEVEN_SHIFTED_PAIRS = _fan("seven_shifted_pairs")
-THIRTEEN_ORPHANS = _fan("thirteen_orphans")
-ALL_TERMINALS = _fan("all_terminals")
-LITTLE_FOUR_WINDS = _fan("little_four_winds")
-LITTLE_THREE_DRAGONS = _fan("little_three_dragons")
-ALL_HONORS = _fan("all_honors")
-FOUR_CONCEALED_PUNGS = _fan("four_concealed_pungs")
-PURE_TERMINAL_CHOWS = _fan("pure_terminal_chows")
-QUADRUPLE_CHOW = _fan("quadruple_chow")
-FOUR_PURE_SHIFTED_PUNGS = _fan("four_pure_shifted_pungs")
-FOUR_PURE_SHIFTED_CHOWS = _fan("four_pure_shifted_chows")
-THREE_KONGS = _fan("three_kongs")
-ALL_TERMINALS_AND_HONORS = _fan("all_terminals_and_honors")
-SEVEN_PAIRS = _fan("seven_pairs")
-GREATER_HONORS_AND_KNITTED_TILES = _fan("greater_honors_and_knitted_tiles")
-ALL_EVEN_PUNGS = _fan("all_even_pungs")
-FULL_FLUSH = _fan("full_flush")
-PURE_TRIPLE_CHOW = _fan("pure_triple_chow")
-PURE_SHIFTED_PUNGS = _fan("pure_shifted_pungs")
-UPPER_TILES = _fan("upper_tiles")
-MIDDLE_TILES = _fan("middle_tiles")
-LOWER_TILES = _fan("lower_tiles")
-PURE_STRAIGHT = _fan("pure_straight")
-THREE_SUITED_TERMINAL_CHOWS = _fan("three_suited_terminal_chows")
-PURE_SHIFTED_CHOWS = _fan("pure_shifted_chows")
-ALL_FIVE = _fan("all_five")
-TRIPLE_PUNG = _fan("triple_pung")
-THREE_CONCEALED_PUNGS = _fan("three_concealed_pungs")
-LESSER_HONORS_AND_KNITTED_TILES = _fan("lesser_honors_and_knitted_tiles")
-KNITTED_STRAIGHT = _fan("knitted_straight")
-UPPER_FOUR = _fan("upper_four")
-LOWER_FOUR = _fan("lower_four")
-BIG_THREE_WINDS = _fan("big_three_winds")
-MIXED_STRAIGHT = _fan("mixed_straight")
-REVERSIBLE_TILES = _fan("reversible_tiles")
-MIXED_TRIPLE_CHOW = _fan("mixed_triple_chow")
-MIXED_SHIFTED_PUNGS = _fan("mixed_shifted_pungs")
-CHICKEN_HAND = _fan("chicken_hand")
-LAST_TILE_DRAW = _fan("last_tile_draw")
-LAST_TILE_CLAIM = _fan("last_tile_claim")
-OUT_WITH_REPLACEMENT_TILE = _fan("out_with_replacement_tile")
-ROBBING_THE_KONG = _fan("robbing_the_kong")
-ALL_PUNGS = _fan("all_pungs")
-HALF_FLUSH = _fan("half_flush")
-MIXED_SHIFTED_CHOWS = _fan("mixed_shifted_chows")
-ALL_TYPES = _fan("all_types")
-MELDED_HAND = _fan("melded_hand")
-TWO_CONCEALED_KONGS = _fan("two_concealed_kongs")
-TWO_DRAGONS_PUNGS = _fan("two_dragons_pungs")
-OUTSIDE_HAND = _fan("outside_hand")
-FULLY_CONCEALED_HAND = _fan("fully_concealed_hand")
-TWO_MELDED_KONGS = _fan("two_melded_kongs")
-LAST_TILE = _fan("last_tile")
-DRAGON_PUNG = _fan("dragon_pung")
-PREVALENT_WIND = _fan("prevalent_wind")
-SEAT_WIND = _fan("seat_wind")
-CONCEALED_HAND = _fan("concealed_hand")
-ALL_CHOWS = _fan("all_chows")
-TILE_HOG = _fan("tile_hog")
-DOUBLE_PUNG = _fan("double_pung")
-TWO_CONCEALED_PUNGS = _fan("two_concealed_pungs")
-CONCEALED_KONG = _fan("concealed_kong")
-ALL_SIMPLES = _fan("all_simples")
-PURE_DOUBLE_CHOW = _fan("pure_double_chow")
-MIXED_DOUBLE_CHOW = _fan("mixed_double_chow")
-SHORT_STRAIGHT = _fan("short_straight")
-TWO_TERMINAL_CHOWS = _fan("two_terminal_chows")
-PUNG_OF_TERMINALS_OR_HONORS = _fan("pung_of_terminals_or_honors")
-MELDED_KONG = _fan("melded_kong")
-ONE_VOIDED_SUIT = _fan("one_voided_suit")
-NO_HONORS = _fan("no_honors")
-EDGE_WAIT = _fan("edge_wait")
-CLOSED_WAIT = _fan("closed_wait")
-SINGLE_WAIT = _fan("single_wait")
+BIG_FOUR_WINDS = _fan("big_four_winds")  # 大四喜
+BIG_THREE_DRAGONS = _fan("big_three_dragons")  # 大三元
+ALL_GREEN = _fan("all_green")  # 绿一色
+NINE_GATES = _fan("nine_gates")  # 九莲宝灯
+FOUR_KONGS = _fan("four_kongs")  # 四杠
+SEVEN_SHIFTED_PAIRS = _fan("seven_shifted_pairs")  # 连七对
+THIRTEEN_ORPHANS = _fan("thirteen_orphans")  # 十三幺
+ALL_TERMINALS = _fan("all_terminals")  # 清幺九
+LITTLE_FOUR_WINDS = _fan("little_four_winds")  # 小四喜
+LITTLE_THREE_DRAGONS = _fan("little_three_dragons")  # 小三元
+ALL_HONORS = _fan("all_honors")  # 字一色
+FOUR_CONCEALED_PUNGS = _fan("four_concealed_pungs")  # 四暗刻
+PURE_TERMINAL_CHOWS = _fan("pure_terminal_chows")  # 一色双龙会
+QUADRUPLE_CHOW = _fan("quadruple_chow")  # 一色四同顺
+FOUR_PURE_SHIFTED_PUNGS = _fan("four_pure_shifted_pungs")  # 一色四节高
+FOUR_PURE_SHIFTED_CHOWS = _fan("four_pure_shifted_chows")  # 一色四步高
+THREE_KONGS = _fan("three_kongs")  # 三杠
+ALL_TERMINALS_AND_HONORS = _fan("all_terminals_and_honors")  # 混幺九
+SEVEN_PAIRS = _fan("seven_pairs")  # 七对
+GREATER_HONORS_AND_KNITTED_TILES = _fan("greater_honors_and_knitted_tiles")  # 七星不靠
+ALL_EVEN_PUNGS = _fan("all_even_pungs")  # 全双刻
+FULL_FLUSH = _fan("full_flush")  # 清一色
+PURE_TRIPLE_CHOW = _fan("pure_triple_chow")  # 一色三同顺
+PURE_SHIFTED_PUNGS = _fan("pure_shifted_pungs")  # 一色三节高
+UPPER_TILES = _fan("upper_tiles")  # 全大
+MIDDLE_TILES = _fan("middle_tiles")  # 全中
+LOWER_TILES = _fan("lower_tiles")  # 全小
+PURE_STRAIGHT = _fan("pure_straight")  # 清龙
+THREE_SUITED_TERMINAL_CHOWS = _fan("three_suited_terminal_chows")  # 三色双龙会
+PURE_SHIFTED_CHOWS = _fan("pure_shifted_chows")  # 一色三步高
+ALL_FIVE = _fan("all_five")  # 全带五
+TRIPLE_PUNG = _fan("triple_pung")  # 三同刻
+THREE_CONCEALED_PUNGS = _fan("three_concealed_pungs")  # 三暗刻
+LESSER_HONORS_AND_KNITTED_TILES = _fan("lesser_honors_and_knitted_tiles")  # 全不靠
+KNITTED_STRAIGHT = _fan("knitted_straight")  # 组合龙
+UPPER_FOUR = _fan("upper_four")  # 大于五
+LOWER_FOUR = _fan("lower_four")  # 小于五
+BIG_THREE_WINDS = _fan("big_three_winds")  # 三风刻
+MIXED_STRAIGHT = _fan("mixed_straight")  # 花龙
+REVERSIBLE_TILES = _fan("reversible_tiles")  # 推不倒
+MIXED_TRIPLE_CHOW = _fan("mixed_triple_chow")  # 三色三同顺
+MIXED_SHIFTED_PUNGS = _fan("mixed_shifted_pungs")  # 三色三节高
+CHICKEN_HAND = _fan("chicken_hand")  # 无番和
+LAST_TILE_DRAW = _fan("last_tile_draw")  # 妙手回春
+LAST_TILE_CLAIM = _fan("last_tile_claim")  # 海底捞月
+OUT_WITH_REPLACEMENT_TILE = _fan("out_with_replacement_tile")  # 杠上开花
+ROBBING_THE_KONG = _fan("robbing_the_kong")  # 抢杠和
+ALL_PUNGS = _fan("all_pungs")  # 碰碰和
+HALF_FLUSH = _fan("half_flush")  # 混一色
+MIXED_SHIFTED_CHOWS = _fan("mixed_shifted_chows")  # 三色三步高
+ALL_TYPES = _fan("all_types")  # 五门齐
+MELDED_HAND = _fan("melded_hand")  # 全求人
+TWO_CONCEALED_KONGS = _fan("two_concealed_kongs")  # 双暗杠
+TWO_DRAGONS_PUNGS = _fan("two_dragons_pungs")  # 双箭刻
+OUTSIDE_HAND = _fan("outside_hand")  # 全带幺
+FULLY_CONCEALED_HAND = _fan("fully_concealed_hand")  # 不求人
+TWO_MELDED_KONGS = _fan("two_melded_kongs")  # 双明杠
+LAST_TILE = _fan("last_tile")  # 和绝张
+DRAGON_PUNG = _fan("dragon_pung")  # 箭刻
+PREVALENT_WIND = _fan("prevalent_wind")  # 圈风刻
+SEAT_WIND = _fan("seat_wind")  # 门风刻
+CONCEALED_HAND = _fan("concealed_hand")  # 门前清
+ALL_CHOWS = _fan("all_chows")  # 平和
+TILE_HOG = _fan("tile_hog")  # 四归一
+DOUBLE_PUNG = _fan("double_pung")  # 双同刻
+TWO_CONCEALED_PUNGS = _fan("two_concealed_pungs")  # 双暗刻
+CONCEALED_KONG = _fan("concealed_kong")  # 暗杠
+ALL_SIMPLES = _fan("all_simples")  # 断幺
+PURE_DOUBLE_CHOW = _fan("pure_double_chow")  # 一般高
+MIXED_DOUBLE_CHOW = _fan("mixed_double_chow")  # 喜相逢
+SHORT_STRAIGHT = _fan("short_straight")  # 连六
+TWO_TERMINAL_CHOWS = _fan("two_terminal_chows")  # 老少副
+PUNG_OF_TERMINALS_OR_HONORS = _fan("pung_of_terminals_or_honors")  # 幺九刻
+MELDED_KONG = _fan("melded_kong")  # 明杠
+ONE_VOIDED_SUIT = _fan("one_voided_suit")  # 缺一门
+NO_HONORS = _fan("no_honors")  # 无字
+EDGE_WAIT = _fan("edge_wait")  # 边张
+CLOSED_WAIT = _fan("closed_wait")  # 坎张
+SINGLE_WAIT = _fan("single_wait")  # 单钓将
 # 单钓将 only for a unique formal wait, as 边张 and 坎张 (docs/mcr-rules.md row 8)
 _SINGLE_WAIT_NEEDS_UNIQUE = True
-SELF_DRAWN = _fan("self_drawn")
-FLOWER_TILES = _fan("flower_tiles")
-CONCEALED_KONG_AND_MELDED_KONG = _fan("concealed_kong_and_melded_kong")
+SELF_DRAWN = _fan("self_drawn")  # 自摸
+FLOWER_TILES = _fan("flower_tiles")  # 花牌
+CONCEALED_KONG_AND_MELDED_KONG = _fan("concealed_kong_and_melded_kong")  # 明暗杠
 
 #: profiles of the ruleset (:mod:`mjstats.rulesets.mcr.profiles`), in the order
 #: of the kernel's tables: row p of :data:`POINTS_BY_PROFILE` and of the 不计
@@ -193,13 +192,13 @@ PROFILE_NAMES = tuple(_RULESET.profile_names())
 _PROFILE_FANS = tuple(_RULESET.with_profile(name).fans for name in PROFILE_NAMES)
 #: points of one occurrence of each fan id, per profile (the fan tables')
 POINTS_BY_PROFILE = np.array([[f.points for f in fans] for fans in _PROFILE_FANS], dtype=np.int64)
-POINTS_BY_PROFILE.setflags(write=False)
+POINTS_BY_PROFILE = read_only(POINTS_BY_PROFILE)
 #: points of one occurrence of each fan id under the default profile (``reference``)
 POINTS = POINTS_BY_PROFILE[0]
 # the same as uint16 for _finish: LLVM then knows each product fits 32 bits (one
 # vector multiply instead of three per four fans)
 _POINTS_U16 = POINTS_BY_PROFILE.astype(np.uint16)
-_POINTS_U16.setflags(write=False)
+_POINTS_U16 = read_only(_POINTS_U16)
 
 OPT_MINGAN_GANG = 1
 OPT_KNITTED_WAIT = 2
@@ -229,16 +228,16 @@ for _t in range(27):
     _REF_CODE[_t] = (0, 2, 1)[_t // 9] * 9 + _t % 9
 for _t, _c in zip((27, 28, 29, 30, 33, 32, 31), range(27, 34), strict=True):
     _REF_CODE[_t] = _c
-_REF_CODE.setflags(write=False)
+_REF_CODE = read_only(_REF_CODE)
 
 _REVERSIBLE = np.zeros(34, dtype=np.bool_)
 for _t in (9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 31):
     _REVERSIBLE[_t] = True
-_REVERSIBLE.setflags(write=False)
+_REVERSIBLE = read_only(_REVERSIBLE)
 _GREEN = np.zeros(34, dtype=np.bool_)
 for _t in (19, 20, 21, 23, 25, 32):
     _GREEN[_t] = True
-_GREEN.setflags(write=False)
+_GREEN = read_only(_GREEN)
 
 
 def _set_traits() -> np.ndarray:
@@ -256,7 +255,7 @@ def _set_traits() -> np.ndarray:
         else:
             out[2, t] = (1 if r in (0, 8) else 0) | (2 if r == 4 else 0) | (4 if r % 2 else 0)
     out[3] = out[2]
-    out.setflags(write=False)
+    out = read_only(out)
     return out
 
 
@@ -275,7 +274,7 @@ def _suit_fan_table() -> np.ndarray:
         out[g, 2] = ns == 1 and honors
         out[g, 3] = ns == 1 and not honors
         out[g, 4] = ns == 3 and g & 8 != 0 and g & 16 != 0
-    out.setflags(write=False)
+    out = read_only(out)
     return out
 
 
@@ -301,7 +300,7 @@ _ORPHANS = _TERMINALS | _HONORS
 _REVERSIBLE_MASK = _mask_of(np.flatnonzero(_REVERSIBLE))
 _GREEN_MASK = _mask_of(np.flatnonzero(_GREEN))
 _KNITTED_MASKS = np.array([_mask_of(row) for row in KNITTED], dtype=np.int64)
-_KNITTED_MASKS.setflags(write=False)
+_KNITTED_MASKS = read_only(_KNITTED_MASKS)
 
 
 def _range_fan_table() -> np.ndarray:
@@ -319,7 +318,7 @@ def _range_fan_table() -> np.ndarray:
         else:
             continue
         out[rm] = f | 1 << 7
-    out.setflags(write=False)
+    out = read_only(out)
     return out
 
 
@@ -336,7 +335,7 @@ _CHOW_CODE = np.full(34, _CHOW_NONE, dtype=np.int64)
 for _t in range(27):
     if _t % 9 <= 6:
         _CHOW_CODE[_t] = (_REF_CODE[_t] // 9) * 7 + _t % 9
-_CHOW_CODE.setflags(write=False)
+_CHOW_CODE = read_only(_CHOW_CODE)
 
 # fields of a _SET_INFO row: the two codes, then 4-bit counters that a reading
 # sums over its four rows (codes sum to at most 84 and 136: no carry into them),
@@ -377,7 +376,7 @@ def _set_info_table() -> np.ndarray:
                     if 27 <= t <= 30:
                         row |= 1 << _SI_WIND_PUNGS
                 out[2 * kind + melded, t] = row
-    out.setflags(write=False)
+    out = read_only(out)
     return out
 
 
@@ -389,7 +388,7 @@ _SET_INFO = _set_info_table()
 # system: a <= b <= c <= d has rank C(a, 1) + C(b + 1, 2) + C(c + 2, 3) +
 # C(d + 3, 4)), and one table entry gives its fans (see _pack_fans).
 _BIN = np.array([[math.comb(x, k + 1) for x in range(40)] for k in range(4)], dtype=np.int64)
-_BIN.setflags(write=False)
+_BIN = read_only(_BIN)
 
 
 @jit
@@ -807,10 +806,10 @@ def _load_combination_tables() -> tuple[np.ndarray, np.ndarray]:
     if chows.shape != (_BIN[3, _CHOW_NONE + 4],) or pungs.shape != (_BIN[3, _PUNG_NONE + 4],):
         raise RuntimeError(
             "mjstats/data/mcr-combinations.npz does not fit this version of mjstats; "
-            "remake it with mjstats.kernels.mcr.write_combination_tables()"
+            "remake it with mjstats.rulesets.mcr.kernel.write_combination_tables()"
         )
-    chows.setflags(write=False)
-    pungs.setflags(write=False)
+    chows = read_only(chows)
+    pungs = read_only(pungs)
     return chows, pungs
 
 
@@ -925,9 +924,7 @@ def _exclusion_tables() -> tuple[np.ndarray, np.ndarray]:
             excluders[p, a // 64] |= np.uint64(1) << np.uint64(a % 64)
             for x in t[st[j] : st[j + 1]]:
                 targets[p, a, x // 64] |= np.uint64(1) << np.uint64(x % 64)
-    for arr in (excluders, targets):
-        arr.setflags(write=False)
-    return excluders, targets
+    return read_only(excluders), read_only(targets)
 
 
 if N_FANS > 128:  # pragma: no cover - layout guard
@@ -1755,61 +1752,6 @@ def _score_hand(
             fan_out[f] = 0
         return -1, FORM_NONE
     return best_total, form
-
-
-@ijit
-def _context_code(i, concealed, melds, win_tile, self_drawn, last_of_kind, kong_win):
-    """Row ``i``'s code for :func:`context_problems`."""
-    code = 0
-    w = np.int64(win_tile[i])
-    if w < 34:
-        held = concealed[i, w]
-        # without branches on the meld kinds: those of random hands are
-        # unpredictable, and mispredictions made this pass 13-16 ns a row
-        in_melds = False
-        has_kong = False
-        for j in range(4):
-            k = melds[i, j, 0]
-            d = w - np.int64(melds[i, j, 1])
-            in_melds |= ((k == 1) & (d >= 0) & (d <= 2)) | ((k >= 2) & (d == 0))
-            has_kong |= k >= 3
-        if kong_win[i]:  # rare, so these branches are predictable
-            if self_drawn[i]:
-                if not has_kong:
-                    code = 1
-            elif held >= 2 or in_melds:
-                code = 2
-        if code == 0 and last_of_kind[i] and held >= 2:
-            code = 3
-    return code
-
-
-@pjit
-def context_problems(concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, out):
-    """Per-row code of the first win-context contradiction (0 = none):
-    1 = kong_win self-drawn without a kong meld (杠上开花 impossible),
-    2 = kong_win on a discard with the tile held elsewhere (抢杠和 impossible),
-    3 = last_of_kind with another copy concealed (和绝张 impossible).
-    Waiting hands (win_tile 255) are never flagged. Returns the number of bad rows.
-    (Parallel: it runs before every batch is scored; :func:`context_problems_serial`
-    for small batches.)"""
-    n_bad = 0
-    for i in prange(concealed.shape[0]):
-        code = _context_code(i, concealed, melds, win_tile, self_drawn, last_of_kind, kong_win)
-        out[i] = code
-        n_bad += 1 if code else 0
-    return n_bad
-
-
-@jit
-def context_problems_serial(concealed, melds, win_tile, self_drawn, last_of_kind, kong_win, out):
-    """:func:`context_problems` on the calling thread (small batches)."""
-    n_bad = 0
-    for i in range(concealed.shape[0]):
-        code = _context_code(i, concealed, melds, win_tile, self_drawn, last_of_kind, kong_win)
-        out[i] = code
-        n_bad += 1 if code else 0
-    return n_bad
 
 
 # The batch loop's own copy of _score_hand, inlined into it: as a call, each hand

@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from mjstats._readonly import read_only
 from mjstats.kernels._jit import jit, pjit
 from mjstats.kernels.bits import copy_tiles, popcount, tile_summary
 from mjstats.kernels.decompose import (
@@ -57,112 +58,102 @@ __all__ = [
 ]
 
 # ---------------------------------------------------------------- fan ids
-EIGHT_IMMORTALS = 0
-BIG_FOUR_WINDS = 1
-BIG_THREE_DRAGONS = 2
-NINE_GATES = 3
-FOUR_KONGS = 4
-BIG_WHEEL = 5
-LITTLE_FOUR_WINDS = 6
-LITTLE_THREE_DRAGONS = 7
-ALL_HONORS = 8
-FOUR_CONCEALED_PUNGS = 9
-PURE_TERMINAL_CHOWS = 10
-HEAVENLY_HAND = 11
-QUADRUPLE_CHOW = 12
-FOUR_PURE_SHIFTED_PUNGS = 13
-EARTHLY_HAND = 14
-FOUR_PURE_SHIFTED_CHOWS = 15
-THREE_KONGS = 16
-HUMAN_HAND = 17
-ALL_TERMINALS_AND_HONORS = 18
-SEVEN_PAIRS = 19
-FULL_FLUSH = 20
-PURE_TRIPLE_CHOW = 21
-PURE_SHIFTED_PUNGS = 22
-HEAVENLY_READY = 23
-PURE_STRAIGHT = 24
-PURE_SHIFTED_CHOWS = 25
-THREE_CONCEALED_PUNGS = 26
-UPPER_TILES = 27
-LOWER_TILES = 28
-THREE_WIND_PUNGS = 29
-LAST_TILE_DRAW = 30
-LAST_TILE_CLAIM = 31
-OUT_WITH_REPLACEMENT_TILE = 32
-ALL_PUNGS = 33
-HALF_FLUSH = 34
-MELDED_HAND = 35
-TWO_CONCEALED_KONGS = 36
-TWO_DRAGON_PUNGS = 37
-OUTSIDE_HAND = 38
-FULLY_CONCEALED_HAND = 39
-TWO_MELDED_KONGS = 40
-DRAGON_PUNG = 41
-PREVALENT_WIND = 42
-SEAT_WIND = 43
-CONCEALED_HAND = 44
-ALL_CHOWS = 45
-TILE_HOG = 46
-TWO_CONCEALED_PUNGS = 47
-CONCEALED_KONG = 48
-DECLARED_READY = 49
-ALL_SIMPLES = 50
-PURE_DOUBLE_CHOW = 51
-SHORT_STRAIGHT = 52
-TWO_TERMINAL_CHOWS = 53
-PUNG_OF_TERMINALS_OR_HONORS = 54
-MELDED_KONG = 55
-EDGE_WAIT = 56
-CLOSED_WAIT = 57
-SINGLE_WAIT = 58
+# A fan's id is its row in the ruleset's table (mjstats.rulesets.two_player.fans).
+_INDEX = {f.key: i for i, f in enumerate(_FANS)}
+N_FANS = len(_FANS)
+
+
+def _fan(key: str) -> int:
+    """Id of the fan ``key`` (its row in the fan table); KeyError if it has none."""
+    return _INDEX[key]
+
+
+EIGHT_IMMORTALS = _fan("eight_immortals")  # 八仙过海
+BIG_FOUR_WINDS = _fan("big_four_winds")  # 大四喜
+BIG_THREE_DRAGONS = _fan("big_three_dragons")  # 大三元
+NINE_GATES = _fan("nine_gates")  # 九莲宝灯
+FOUR_KONGS = _fan("four_kongs")  # 四杠子
+BIG_WHEEL = _fan("big_wheel")  # 大车轮
+LITTLE_FOUR_WINDS = _fan("little_four_winds")  # 小四喜
+LITTLE_THREE_DRAGONS = _fan("little_three_dragons")  # 小三元
+ALL_HONORS = _fan("all_honors")  # 字一色
+FOUR_CONCEALED_PUNGS = _fan("four_concealed_pungs")  # 四暗刻
+PURE_TERMINAL_CHOWS = _fan("pure_terminal_chows")  # 一色双龙会
+HEAVENLY_HAND = _fan("heavenly_hand")  # 天胡
+QUADRUPLE_CHOW = _fan("quadruple_chow")  # 一色四同顺
+FOUR_PURE_SHIFTED_PUNGS = _fan("four_pure_shifted_pungs")  # 一色四节高
+EARTHLY_HAND = _fan("earthly_hand")  # 地胡
+FOUR_PURE_SHIFTED_CHOWS = _fan("four_pure_shifted_chows")  # 一色四步高
+THREE_KONGS = _fan("three_kongs")  # 三杠
+HUMAN_HAND = _fan("human_hand")  # 人胡
+ALL_TERMINALS_AND_HONORS = _fan("all_terminals_and_honors")  # 混幺九
+SEVEN_PAIRS = _fan("seven_pairs")  # 七对
+FULL_FLUSH = _fan("full_flush")  # 清一色
+PURE_TRIPLE_CHOW = _fan("pure_triple_chow")  # 一色三同顺
+PURE_SHIFTED_PUNGS = _fan("pure_shifted_pungs")  # 一色三节高
+HEAVENLY_READY = _fan("heavenly_ready")  # 天听
+PURE_STRAIGHT = _fan("pure_straight")  # 一条龙
+PURE_SHIFTED_CHOWS = _fan("pure_shifted_chows")  # 一色三步高
+THREE_CONCEALED_PUNGS = _fan("three_concealed_pungs")  # 三暗刻
+UPPER_TILES = _fan("upper_tiles")  # 大于五
+LOWER_TILES = _fan("lower_tiles")  # 小于五
+THREE_WIND_PUNGS = _fan("three_wind_pungs")  # 三风刻
+LAST_TILE_DRAW = _fan("last_tile_draw")  # 海底捞月
+LAST_TILE_CLAIM = _fan("last_tile_claim")  # 河底捞鱼
+OUT_WITH_REPLACEMENT_TILE = _fan("out_with_replacement_tile")  # 杠上开花
+ALL_PUNGS = _fan("all_pungs")  # 碰碰胡
+HALF_FLUSH = _fan("half_flush")  # 混一色
+MELDED_HAND = _fan("melded_hand")  # 全求人
+TWO_CONCEALED_KONGS = _fan("two_concealed_kongs")  # 双暗杠
+TWO_DRAGON_PUNGS = _fan("two_dragon_pungs")  # 双箭刻
+OUTSIDE_HAND = _fan("outside_hand")  # 全带幺
+FULLY_CONCEALED_HAND = _fan("fully_concealed_hand")  # 不求人
+TWO_MELDED_KONGS = _fan("two_melded_kongs")  # 双明杠
+DRAGON_PUNG = _fan("dragon_pung")  # 箭刻
+PREVALENT_WIND = _fan("prevalent_wind")  # 圈风刻
+SEAT_WIND = _fan("seat_wind")  # 门风刻
+CONCEALED_HAND = _fan("concealed_hand")  # 门清
+ALL_CHOWS = _fan("all_chows")  # 平胡
+TILE_HOG = _fan("tile_hog")  # 四归一
+TWO_CONCEALED_PUNGS = _fan("two_concealed_pungs")  # 双暗刻
+CONCEALED_KONG = _fan("concealed_kong")  # 暗杠
+DECLARED_READY = _fan("declared_ready")  # 立直
+ALL_SIMPLES = _fan("all_simples")  # 断幺
+PURE_DOUBLE_CHOW = _fan("pure_double_chow")  # 一般高
+SHORT_STRAIGHT = _fan("short_straight")  # 连6
+TWO_TERMINAL_CHOWS = _fan("two_terminal_chows")  # 老少副
+PUNG_OF_TERMINALS_OR_HONORS = _fan("pung_of_terminals_or_honors")  # 幺九刻
+MELDED_KONG = _fan("melded_kong")  # 明杠
+EDGE_WAIT = _fan("edge_wait")  # 边张
+CLOSED_WAIT = _fan("closed_wait")  # 坎张
+SINGLE_WAIT = _fan("single_wait")  # 单吊将
 # 单吊将 also when the hand had other waits (docs/two-player-rules.md row 19)
 _SINGLE_WAIT_NEEDS_UNIQUE = False
-FLOWER_TILES = 59
-SELF_DRAWN = 60
-PAIR_258 = 61
-SEAT_FLOWERS = 62
-TERMINAL_PAIR = 63
-FOUR_GENTLEMEN = 64
-FOUR_SEASONS = 65
-N_FANS = 66
-
-_KEYS = (
-    "eight_immortals big_four_winds big_three_dragons nine_gates four_kongs big_wheel "
-    "little_four_winds little_three_dragons all_honors four_concealed_pungs "
-    "pure_terminal_chows heavenly_hand quadruple_chow four_pure_shifted_pungs earthly_hand "
-    "four_pure_shifted_chows three_kongs human_hand all_terminals_and_honors seven_pairs "
-    "full_flush pure_triple_chow pure_shifted_pungs heavenly_ready pure_straight "
-    "pure_shifted_chows three_concealed_pungs upper_tiles lower_tiles three_wind_pungs "
-    "last_tile_draw last_tile_claim out_with_replacement_tile all_pungs half_flush "
-    "melded_hand two_concealed_kongs two_dragon_pungs outside_hand fully_concealed_hand "
-    "two_melded_kongs dragon_pung prevalent_wind seat_wind concealed_hand all_chows tile_hog "
-    "two_concealed_pungs concealed_kong declared_ready all_simples pure_double_chow "
-    "short_straight two_terminal_chows pung_of_terminals_or_honors melded_kong edge_wait "
-    "closed_wait single_wait flower_tiles self_drawn pair_258 seat_flowers terminal_pair "
-    "four_gentlemen four_seasons"
-).split()
-if tuple(f.key for f in _FANS) != tuple(_KEYS) or len(_KEYS) != N_FANS:  # pragma: no cover
-    raise ImportError("mjstats.kernels.two_player fan ids are out of step with the ruleset")
+FLOWER_TILES = _fan("flower_tiles")  # 花牌
+SELF_DRAWN = _fan("self_drawn")  # 自摸
+PAIR_258 = _fan("pair_258")  # 二五八将
+SEAT_FLOWERS = _fan("seat_flowers")  # 季花
+TERMINAL_PAIR = _fan("terminal_pair")  # 幺九头
+FOUR_GENTLEMEN = _fan("four_gentlemen")  # 梅兰竹菊
+FOUR_SEASONS = _fan("four_seasons")  # 春夏秋冬
 
 #: points of one occurrence of each fan id
 POINTS = np.array([f.points for f in _FANS], dtype=np.int64)
-POINTS.setflags(write=False)
-_INDEX = {k: i for i, k in enumerate(_KEYS)}
+POINTS = read_only(POINTS)
 #: ``EXCLUDES[a, b]``: fan a, when counted, removes fan b (the text's 不记番)
 EXCLUDES = np.zeros((N_FANS, N_FANS), dtype=np.bool_)
 for _a, _f in enumerate(_FANS):
     for _k in _f.excludes:
         if _k not in _f.excludes_own_set:
             EXCLUDES[_a, _INDEX[_k]] = True
-EXCLUDES.setflags(write=False)
+EXCLUDES = read_only(EXCLUDES)
 #: ``[a, b]`` rows: each occurrence of counted fan a removes one of fan b (the
 #: 不记番 entries a ruleset applies to the fan's own set, ``excludes_own_set``)
 _OWN_SET = np.array(
     [(_a, _INDEX[_k]) for _a, _f in enumerate(_FANS) for _k in _f.excludes_own_set],
     dtype=np.int64,
 ).reshape(-1, 2)
-_OWN_SET.setflags(write=False)
+_OWN_SET = read_only(_OWN_SET)
 # the same as two 64-bit words per fan (fans 0-63, 64-65), for the exclusion pass
 _EXCL_LO = np.zeros(N_FANS, dtype=np.uint64)
 _EXCL_HI = np.zeros(N_FANS, dtype=np.uint64)
@@ -172,8 +163,8 @@ for _a in range(N_FANS):
             _EXCL_LO[_a] |= np.uint64(1) << np.uint64(_b)
         else:
             _EXCL_HI[_a] |= np.uint64(1) << np.uint64(_b - 64)
-_EXCL_LO.setflags(write=False)
-_EXCL_HI.setflags(write=False)
+_EXCL_LO = read_only(_EXCL_LO)
+_EXCL_HI = read_only(_EXCL_HI)
 
 FORM_NONE = 0
 FORM_REGULAR = 1
@@ -676,7 +667,7 @@ def score_hand(
     >>> score_hand(conc, np.zeros((4, 2), np.uint8), 7, False, False, False, 0, 0, 0, 0,
     ...            new_work(suit_table()), fan)
     (90, 2)
-    >>> [_KEYS[f] for f in np.flatnonzero(fan)]
+    >>> [_FANS[f].key for f in np.flatnonzero(fan)]
     ['big_wheel', 'all_simples', 'pair_258']
     """
     fan, base, divisions, table, pairs, sets, bsets, all34, standing, excluded, c = work

@@ -4,7 +4,7 @@ behind ``mjstats rules diff`` and :func:`mjstats.rules.diff`.
 Two sources of hands, one table: a sample (``n``, ``seed``; or given hands),
 scored by :func:`mjstats.score_batch` under each reading, every hand weighing
 1; or the exact study's enumeration (``exact=True``), scored by
-:mod:`mjstats.kernels.profile_diff` with each hand's readings shared by the two
+:mod:`mjstats.studies.kernels.profile_diff` with each hand's readings shared by the two
 profiles, every (hand, winning tile) weighing its deal weight times the copies
 of the tile, the counts merged as exact integers."""
 
@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from mjstats.rules import Ruleset, get_ruleset
+from mjstats.rulesets import Ruleset, get_ruleset
 
 __all__ = ["diff"]
 
@@ -225,8 +225,8 @@ def _exact_figures(
 
     from mjstats.batch import HandBatch
     from mjstats.kernels.accumulate import TOTAL_BINS
-    from mjstats.kernels.profile_diff import ACC_HEAD, ACC_NAMES, DELTA_BINS, KINDS
     from mjstats.studies.exact import ExactStudy
+    from mjstats.studies.kernels.profile_diff import ACC_HEAD, ACC_NAMES, DELTA_BINS, KINDS
     from mjstats.studies.runner import _Progress, default_group_size, in_notebook
 
     if ra.name != rb.name or ra.tiles != rb.tiles:

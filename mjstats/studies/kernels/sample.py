@@ -14,9 +14,9 @@ import numpy as np
 from mjstats.kernels._jit import hjit, jit, pjit
 from mjstats.kernels.accumulate import accumulate_chunk
 from mjstats.kernels.decompose import is_regular_complete
-from mjstats.kernels.patterns import sample_hand
 from mjstats.kernels.rng import randbelow
-from mjstats.kernels.scoring import new_scratch, score_one
+from mjstats.rulesets.dispatch import new_scratch, score_one
+from mjstats.studies.kernels.patterns import sample_hand
 
 __all__ = ["sample_chunks"]
 

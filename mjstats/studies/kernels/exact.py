@@ -5,7 +5,7 @@ The enumeration's hand ``i`` is decoded by :func:`_exact_hand` (regular, then
 seven pairs not regular, then the special rows); :func:`exact_chunks` scores
 every hand on each of its winning tile kinds into the chunk counters,
 :func:`diff_chunks` into the diff counters of
-:mod:`mjstats.kernels.profile_diff`, both with the chunks in parallel.
+:mod:`mjstats.studies.kernels.profile_diff`, both with the chunks in parallel.
 :func:`decode_range` gives the hands themselves, :func:`seven_pairs_weights`
 the deal weight of the seven-pairs hands that are not regular.
 """
@@ -15,18 +15,19 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from mjstats._readonly import read_only
 from mjstats.kernels._jit import ijit, jit, pjit
 from mjstats.kernels.accumulate import accumulate_chunk
 from mjstats.kernels.decompose import is_regular_complete
-from mjstats.kernels.patterns import decode_hand
-from mjstats.kernels.profile_diff import new_diff_work, score_wins_both
-from mjstats.kernels.scoring import new_scratch, score_one
+from mjstats.rulesets.dispatch import new_scratch, score_one
+from mjstats.studies.kernels.patterns import decode_hand
+from mjstats.studies.kernels.profile_diff import new_diff_work, score_wins_both
 
 __all__ = ["C4", "decode_range", "diff_chunks", "exact_chunks", "seven_pairs_weights"]
 
 #: C(4, count): the deal weight of a kind held ``count`` times
 C4 = np.array([1, 4, 6, 4, 1], dtype=np.int64)
-C4.setflags(write=False)
+C4 = read_only(C4)
 
 
 @jit
@@ -118,8 +119,8 @@ def exact_chunks(los, his, n_regular, n_pairs, reg, prs, special, spec, table, n
 @jit
 def _diff_chunk(lo, hi, n_regular, n_pairs, reg, prs, special, spec, table, n_fans, dc, c):
     """:func:`_exact_chunk` scoring each hand under two profiles (``spec``: see
-    :func:`mjstats.kernels.profile_diff.score_wins_both`) into the diff
-    counters ``dc`` (:func:`~mjstats.kernels.profile_diff.diff_counters`)."""
+    :func:`mjstats.studies.kernels.profile_diff.score_wins_both`) into the diff
+    counters ``dc`` (:func:`~mjstats.studies.kernels.profile_diff.diff_counters`)."""
     counts = np.zeros(34, np.uint8)
     work = new_diff_work(table, n_fans)
     acc, keys, info, slots, ex = dc[0][c], dc[1][c], dc[2][c], dc[3][c], dc[4][c]

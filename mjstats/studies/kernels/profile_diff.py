@@ -6,12 +6,12 @@ summaries, the special-form checks, the regular decompositions and the
 division-independent fans are made once per hand (none depends on the winning
 tile or the profile); then, per winning tile, the unique-wait test once and
 every reading is scored under each profile by the MCR kernel's own per-reading
-functions (:func:`mjstats.kernels.mcr._score_division`, ...), and each profile
+functions (:func:`mjstats.rulesets.mcr.kernel._score_division`, ...), and each profile
 keeps its best reading by the kernel's rule (a strictly higher total; on a tie
 the reference's order, rule point ``best_reading_tie_order``). So each profile's
-result is what :func:`mjstats.kernels.mcr.score_hand` gives that hand, at the
+result is what :func:`mjstats.rulesets.mcr.kernel.score_hand` gives that hand, at the
 cost of one decomposition. Another ruleset's hands are scored twice through
-:func:`mjstats.kernels.scoring.score_one` (correct, not shared).
+:func:`mjstats.rulesets.dispatch.score_one` (correct, not shared).
 
 The hands are those of the exact study's convention (see
 :mod:`mjstats.studies.exact`): no meld, self-drawn, every winning tile kind of
@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from mjstats.kernels import mcr
 from mjstats.kernels._jit import hjit, jit
 from mjstats.kernels.accumulate import TOTAL_BINS
 from mjstats.kernels.bits import copy_tiles, tile_summary
@@ -44,9 +43,10 @@ from mjstats.kernels.decompose import (
     is_nine_gates,
 )
 from mjstats.kernels.legality import is_legal
-from mjstats.kernels.scoring import new_scratch, score_one
 from mjstats.rulesets import ruleset_id
+from mjstats.rulesets.dispatch import new_scratch, score_one
 from mjstats.rulesets.mcr import RULESET as _MCR_RULESET
+from mjstats.rulesets.mcr import kernel as mcr
 
 # MCR's kernel id and slot in new_scratch's tuple: the fast path below is MCR's
 _MCR = ruleset_id(_MCR_RULESET.name)
@@ -115,7 +115,7 @@ def diff_counters(n_chunks: int, n_fans: int, examples: int) -> tuple[np.ndarray
 @jit
 def new_diff_work(table, n_fans):
     """Per-thread work arrays of :func:`score_wins_both`: the scorers' scratch
-    (:func:`~mjstats.kernels.scoring.new_scratch`), an empty meld table, fan rows
+    (:func:`~mjstats.rulesets.dispatch.new_scratch`), an empty meld table, fan rows
     (best under a and b, the reading being scored under a and b, the
     per-hand special form under a and b, the key being looked up) padded to whole
     64-bit words, and the same rows as words."""
@@ -127,7 +127,7 @@ def new_diff_work(table, n_fans):
 @hjit
 def _better(total, best, reading, best_is_seven_pairs):
     """Whether a regular reading replaces the best so far: the rule of
-    :func:`mjstats.kernels.mcr.score_hand` (rule point ``best_reading_tie_order``)."""
+    :func:`mjstats.rulesets.mcr.kernel.score_hand` (rule point ``best_reading_tie_order``)."""
     if total > best:
         return True
     return total == best and (
@@ -274,7 +274,7 @@ def score_wins_both(counts, weight, spec, work, acc, keys, info, slots, ex):
 def _score_win(spec, p, counts, melds, t, scratch, fan_out):
     """The total of ``counts`` self-drawn on ``t`` under the ruleset of
     ``spec[p:p + 4]`` (the exact study's convention), by
-    :func:`~mjstats.kernels.scoring.score_one`."""
+    :func:`~mjstats.rulesets.dispatch.score_one`."""
     total, _nfl, _form, _legal = score_one(
         spec[p], spec[p + 1], spec[p + 2], spec[p + 3], counts, melds, t, True, False, False,
         False, 0, 0, 0, 0, scratch, fan_out,
