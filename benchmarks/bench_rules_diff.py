@@ -50,7 +50,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     import numba
-    from mjstats.rules.compare import _exact_figures
+    from mjstats.studies.compare import _exact_figures
 
     from mjstats.rules import diff, get_ruleset
     from mjstats.studies.exact import ExactStudy, exact

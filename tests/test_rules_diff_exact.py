@@ -9,7 +9,7 @@ import json
 
 import numpy as np
 import pytest
-from mjstats.rules.compare import _exact_figures, _sampled_figures, _table
+from mjstats.studies.compare import _exact_figures, _sampled_figures, _table
 
 from mjstats import HandBatch, parse_tiles
 from mjstats.rules import get_ruleset

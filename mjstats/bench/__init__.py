@@ -246,7 +246,7 @@ def environment() -> dict[str, str]:
     import numba
     import numpy
 
-    from mjstats import __version__
+    from mjstats._version import __version__
     from mjstats.bench.peers import PEERS, describe
 
     cpu = platform.processor() or platform.machine()

@@ -41,7 +41,7 @@ from collections.abc import Sequence
 
 import click
 
-from mjstats import __version__
+from mjstats._version import __version__
 from mjstats.errors import DataFileError, InvalidHandError, UnknownRulesetError
 
 __all__ = ["COMMANDS", "cli", "main"]

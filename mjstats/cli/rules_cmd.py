@@ -13,7 +13,7 @@ def command() -> None:
 @command.command(name="list")
 def list_command() -> None:
     """List the rulesets and their profiles (names for --ruleset)."""
-    from mjstats.rules import get_ruleset, rulesets
+    from mjstats.rulesets import get_ruleset, rulesets
 
     for name in rulesets():
         rs = get_ruleset(name)
@@ -53,7 +53,7 @@ def diff_command(
         mjstats rules diff mcr mcr:wmo-2014 --exact --json diff.json
     """
     from mjstats.provenance import json_text, provenance, write_json, write_sidecar
-    from mjstats.rules import diff
+    from mjstats.studies.compare import diff
 
     ctx = click.get_current_context()
     if exact:

@@ -81,7 +81,7 @@ def command(
     import json
 
     import mjstats
-    from mjstats.rules import get_ruleset
+    from mjstats.rulesets import get_ruleset
 
     opts = {}
     for item in options:

@@ -9,21 +9,42 @@ import click
 
 __all__ = ["command", "print_fan_table", "study_header", "write_study_outputs"]
 
-_DEFAULT_N = {"sample": 1_000_000, "dealt": 1_000_000, "play": 20_000, "games": 10_000}
-_DEFAULT_POLICY = {"play": "efficiency", "games": "efficiency"}
-_PLAY_POLICIES = ("efficiency", "fan-aware")
-# options of one study kind only: giving one to another kind is a usage error
-_KIND_OPTIONS = {
-    "tiles": ("dealt",),
-    "useful": ("dealt",),
-    "per_form": ("dealt",),
-    "policy": ("play", "games"),
-    "draws": ("play",),
-    "last_tile": ("play",),
-    "wall": ("games",),
-    "round_wind": ("games",),
-    "records": ("games",),
-}
+# Every study declares what the command line maps (mjstats.studies.runner.Study:
+# default_n, count_param, cli_options, cli_params, summary_json); this module
+# knows no study of its own. Options of one kind only, given to another kind,
+# are usage errors.
+_RUN_OPTIONS = {"records": "records_file"}  # option -> the study attribute that takes it
+
+
+def _study_class(kind: str):
+    import importlib
+
+    from mjstats.studies import KINDS
+
+    module, _, name = KINDS[kind].partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def _given(ctx: click.Context) -> dict:
+    """The options given on the command line (or in the environment), not defaulted."""
+    from click.core import ParameterSource
+
+    given = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+    return {k: v for k, v in ctx.params.items() if ctx.get_parameter_source(k) in given}
+
+
+def _study_options(kind: str, ctx: click.Context) -> dict:
+    """The given options of study ``kind``; one of another kind is a usage error."""
+    from mjstats.studies import KINDS
+
+    given = _given(ctx)
+    takes = {k: _study_class(k).cli_options for k in KINDS}
+    for name in sorted(set().union(*takes.values()) & set(given)):
+        if name not in takes[kind]:
+            kinds = [k for k, names in takes.items() if name in names]
+            flag = "--" + name.replace("_", "-")
+            raise click.UsageError(f"{flag} applies to study {' and '.join(kinds)}, not to {kind}")
+    return {name: given[name] for name in takes[kind] if name in given}
 
 
 def study_header(agg) -> str:
@@ -150,40 +171,33 @@ def _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_ti
     import numba
 
     from mjstats.errors import GameError
-    from mjstats.studies import StudyInterrupted, make_study, run_study
+    from mjstats.studies import KINDS, StudyInterrupted, make_study, run_study
     from mjstats.studies.interrupts import EXIT_INTERRUPTED
 
     if threads is not None:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    ctx = click.get_current_context()
     if resume is not None:
         checkpoint = _resume_path(resume, checkpoint)
-        study = _resumed_study(checkpoint, click.get_current_context())
-    elif kind == "exact":
-        _check_kind_options(kind, click.get_current_context())
-        if n is not None:
-            raise click.UsageError("exact enumerates every hand; it takes no --n")
-        study = make_study("exact", ruleset=ruleset)
+        study = _resumed_study(checkpoint, ctx)
     else:
-        _check_kind_options(kind, click.get_current_context())
-        n = _DEFAULT_N[kind] if n is None else n
-        games = kind in ("play", "games")
-        params = {"n_games" if games else "n": n, "seed": seed, "ruleset": ruleset}
-        if kind == "dealt":
-            params.update(tiles=int(tiles), useful=useful, per_form=per_form)
-        if kind == "play":
-            params.update(policy=_play_policy(policy), draws=draws, last_tile=last_tile)
-        if kind == "games":  # one --policy or one per seat: the study checks the count
-            params.update(
-                policy=list(policy) or _DEFAULT_POLICY[kind],
-                wall=wall or "shared",
-                round_wind=0 if round_wind is None else round_wind,
-            )
+        cls = _study_class(kind)
+        params = {"seed": seed, "ruleset": ruleset}
+        if cls.default_n is None and n is not None:
+            raise click.UsageError(f"{kind} takes no --n (it has no sample size)")
+        if cls.default_n is not None:
+            params[cls.count_param] = cls.default_n if n is None else n
         try:  # a parameter the study refuses (e.g. more draws than the wall holds)
+            params.update(cls.cli_params(_study_options(kind, ctx)))
             study = make_study(kind, **params)
         except (TypeError, ValueError) as exc:
             raise click.UsageError(str(exc)) from None
-    if records is not None and study.kind != "games":  # a resumed checkpoint's kind
-        raise click.UsageError(f"--records applies to study games, not to {study.kind}")
+    for option, attribute in _RUN_OPTIONS.items():  # of the study run, resumed or not
+        if ctx.params.get(option) is not None and not hasattr(study, attribute):
+            kinds = [k for k in KINDS if hasattr(_study_class(k), attribute)]
+            raise click.UsageError(
+                f"--{option} applies to study {' and '.join(kinds)}, not to {study.kind}"
+            )
     options = dict(dask=dask_address, checkpoint=checkpoint, resume=resume is not None,
                    progress=progress)  # fmt: skip
     try:
@@ -214,32 +228,6 @@ def _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_ti
     return agg
 
 
-def _check_kind_options(kind: str, ctx: click.Context) -> None:
-    """An option given for a study kind it does not apply to is a usage error."""
-    from click.core import ParameterSource
-
-    for name, kinds in _KIND_OPTIONS.items():
-        source = ctx.get_parameter_source(name)
-        if kind not in kinds and source in (
-            ParameterSource.COMMANDLINE,
-            ParameterSource.ENVIRONMENT,
-        ):
-            flag = "--" + name.replace("_", "-")
-            raise click.UsageError(f"{flag} applies to study {' and '.join(kinds)}, not to {kind}")
-
-
-def _play_policy(policy: tuple[str, ...]) -> str:
-    """The one discard policy of a play study."""
-    if len(policy) > 1:
-        raise click.UsageError(f"play takes one --policy, not {len(policy)}")
-    name = policy[0] if policy else _DEFAULT_POLICY["play"]
-    if name not in _PLAY_POLICIES:
-        raise click.UsageError(
-            f"play has no policy {name!r}; choose one of {', '.join(_PLAY_POLICIES)}"
-        )
-    return name
-
-
 def _resume_path(resume: str, checkpoint: Path | None) -> Path:
     """The checkpoint to resume: ``--resume FILE``, or ``--checkpoint FILE --resume``."""
     if not resume:
@@ -253,108 +241,64 @@ def _resume_path(resume: str, checkpoint: Path | None) -> Path:
     return Path(resume)
 
 
-# option -> the study parameter it sets, and that parameter's value for the option's value
-_STUDY_OPTIONS = {
-    "n": ("n", int),
-    "seed": ("seed", int),
-    "ruleset": ("ruleset", None),
-    "tiles": ("tiles", int),
-    "useful": ("useful", bool),
-    "per_form": ("per_form", bool),
-    "policy": ("policy", str),
-    "draws": ("draws", int),
-    "last_tile": ("last_tile", bool),
-    "wall": ("wall", str),
-    "round_wind": ("round_wind", int),
-}
-
-
 def _resumed_study(path: Path, ctx: click.Context):
     """The checkpoint's study; an option given that contradicts it is a usage error.
 
     Giving a parameter again with the checkpoint's value is fine (``mjstats
-    study sample --seed 3 --resume F`` for a checkpoint of seed 3).
+    study sample --seed 3 --resume F`` for a checkpoint of seed 3): each given
+    option is applied to the checkpoint's parameters, and the study they make
+    must be the checkpoint's.
     """
-    from click.core import ParameterSource
-
-    from mjstats.rules import get_ruleset
-    from mjstats.studies.checkpoint import checkpoint_study
+    from mjstats.errors import DataFileError
+    from mjstats.studies.checkpoint import checkpoint_study, study_from_params
 
     study = checkpoint_study(path)
     params = study.params()
-    given = {
-        name: value
-        for name, value in ctx.params.items()
-        if ctx.get_parameter_source(name)
-        in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
-    }
+    cls = type(study)
     where = f"the checkpoint {path} (a {study.kind} study)"
+    given = _given(ctx)
     if "kind" in given and given["kind"] != study.kind:
         raise click.UsageError(f"KIND {given['kind']} contradicts {where}")
-    for name, (key, convert) in _STUDY_OPTIONS.items():
-        if name not in given:
-            continue
-        value = given[name]
-        flag = f"--{'' if value is not False else 'no-'}{name.replace('_', '-')}"
-        shown = flag if isinstance(value, bool) else f"{flag} {value}"
-        if key == "n" and study.kind in ("play", "games"):
-            key = "n_games"
-        if name == "policy":  # given once or more: a tuple of names
-            if not value:
-                continue
-            shown = " ".join(f"--policy {v}" for v in value)
-            if study.kind == "games" and len(value) == 1:
-                value = list(value) * len(study.policy)
-            value = list(value)
-            convert = list if study.kind == "games" else (lambda v: v[0] if len(v) == 1 else v)
-        if key not in params:
-            raise click.UsageError(f"{shown} does not apply to {where}")
-        mine = get_ruleset(value).name if convert is None else convert(value)
-        if mine != params[key]:
-            raise click.UsageError(f"{shown} contradicts {where}, whose {key} is {params[key]}")
+    for name, value in given.items():
+        if name not in ("n", "seed", "ruleset", *cls.cli_options):
+            if name in _study_option_names():
+                raise click.UsageError(f"{_shown(name, value)} does not apply to {where}")
+            continue  # an option of the run (--out, --threads, ...)
+        key = cls.count_param if name == "n" else name
+        try:
+            if name == "n" and cls.default_n is None:
+                raise ValueError(f"{study.kind} takes no --n")
+            common = name in ("n", "seed", "ruleset")
+            change = {key: value} if common else cls.cli_params({name: value})
+            mine = study_from_params(study.kind, {**params, **change}).params()
+        except (DataFileError, TypeError, ValueError) as exc:
+            raise click.UsageError(f"{_shown(name, value)} contradicts {where}: {exc}") from None
+        for k in mine:
+            if mine[k] != params.get(k):
+                raise click.UsageError(
+                    f"{_shown(name, value)} contradicts {where}, whose {k} is {params.get(k)}"
+                )
     return study
 
 
+def _study_option_names() -> set[str]:
+    """The options that set a parameter of some kind of study (the others are the run's)."""
+    from mjstats.studies import KINDS
+
+    return {"n", "seed", "ruleset"}.union(*(_study_class(k).cli_options for k in KINDS))
+
+
+def _shown(name: str, value) -> str:
+    """An option as the user wrote it: ``--seed 3``, ``--no-useful``, ``--policy a --policy b``."""
+    if isinstance(value, tuple):
+        return " ".join(f"--{name.replace('_', '-')} {v}" for v in value)
+    flag = f"--{'' if value is not False else 'no-'}{name.replace('_', '-')}"
+    return flag if isinstance(value, bool) else f"{flag} {value}"
+
+
 def _json_summary(agg) -> dict:
-    if agg.kind == "exact":
-        from mjstats.studies.exact import exact_summary
-
-        return exact_summary(agg)
-    from mjstats.report import fan_table, summary
-
-    out: dict = {}
-    if "cooccurrence" in agg.counters:  # 13-tile deals have no fans
-        t = fan_table(agg)
-        out = {**summary(agg), "fan_probability": dict(zip(t["en"], t["frequency"], strict=True))}
-    if agg.kind == "games":
-        from mjstats.studies.games import (
-            game_fan_table,
-            game_length_table,
-            games_summary,
-            meld_table,
-            seat_table,
-        )
-
-        t = game_fan_table(agg)
-        out["fan_probability_per_game"] = dict(zip(t["en"], t["per_game"], strict=True))
-        out["games"] = games_summary(agg)
-        out["seats"] = seat_table(agg).to_dict(orient="list")
-        out["lengths"] = game_length_table(agg).to_dict(orient="list")
-        out["melds"] = meld_table(agg).to_dict(orient="list")
-    if agg.kind == "play":
-        from mjstats.studies.play import play_summary, win_curve
-
-        out["play"] = play_summary(agg)
-        out["p_win_by_draw"] = win_curve(agg)["p_win_by"].tolist()
-    if agg.kind == "dealt":
-        from mjstats.studies.dealt import shanten_table, useful_table
-
-        out["kind"], out["deals"] = agg.kind, int(agg["deals"][0])
-        out["shanten"] = shanten_table(agg).to_dict(orient="list")
-        if "useful_kinds_hist" in agg.counters:
-            for what in ("kinds", "copies"):
-                out[f"useful_{what}"] = useful_table(agg, what).to_dict(orient="list")
-    return out
+    """What the study of the aggregate's kind says about it (its ``summary_json``)."""
+    return _study_class(agg.kind).summary_json(agg)
 
 
 class _Count(click.ParamType):

@@ -10,7 +10,7 @@ import pandas as pd
 from mjstats.compiling import notice
 from mjstats.errors import GameError
 from mjstats.kernels import game as G
-from mjstats.rules import Ruleset, get_ruleset
+from mjstats.rulesets import Ruleset, get_ruleset
 
 __all__ = [
     "POLICIES",

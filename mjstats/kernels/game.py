@@ -180,7 +180,7 @@ CLAIM_ROB = 8  # robbing a promoted kong (抢杠和)
 CLAIM_BITS = {"chow": CLAIM_CHOW, "pung": CLAIM_PUNG, "kong": CLAIM_KONG, "rob": CLAIM_ROB}
 ALL_TILES = (1 << 34) - 1
 
-# situation bits of the scorer's contract (mjstats.kernels.scoring.score_one;
+# situation bits of the scorer's contract (mjstats.rulesets.dispatch.score_one;
 # the two-player kernel's SIT_*)
 SIT_HEAVENLY = 1  # 天胡: the dealer wins on the first draw of the game
 SIT_EARTHLY = 2  # 地胡: another seat wins on its own first draw, nothing claimed or konged

@@ -143,7 +143,7 @@ CTX_SIZE = 8
 W_NEED = 0  # int64 (34,): need after discarding each tile (NO_NEED where not held)
 W_AUX = 1  # int64 (34,): free per-tile scratch
 W_INFO = 2  # int64 (8,): [INFO_NEED] need of the hand left by the policy, -1 unknown
-W_SCORE = 3  # scorer scratch (tuple, see mjstats.kernels.mcr.new_work)
+W_SCORE = 3  # scorer scratch (tuple, see mjstats.rulesets.mcr.kernel.new_work)
 W_FANS = 4  # uint8 (n_fans,): fan counts of the last scored hand
 W_TARGET = 5  # int64 (MAX_TARGETS, 4): fan-aware targets
 W_TMP = 6  # uint8 (34,): scratch hand
@@ -310,7 +310,7 @@ def _discard_scan(counts, n_melds, forms, tab, out, floor):
 # ------------------------------------------------------------------ scoring dispatch
 @ijit
 def score_win(ctx, counts, melds, win_tile, last_of_kind, last_of_wall, work):
-    """Score a self-drawn win (no flowers) with :func:`mjstats.kernels.scoring.score_one`.
+    """Score a self-drawn win (no flowers) with :func:`mjstats.rulesets.dispatch.score_one`.
 
     Returns ``(total, form, legal)``; total is -1 when the hand is not
     complete. Fan counts go to ``work[W_FANS]``.

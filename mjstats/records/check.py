@@ -21,7 +21,7 @@ import pandas as pd
 
 from mjstats.errors import InvalidHandError
 from mjstats.records.names import judge_fan_counts
-from mjstats.rules import Ruleset, get_ruleset
+from mjstats.rulesets import Ruleset, get_ruleset
 
 if TYPE_CHECKING:
     from mjstats.records.botzone import RecordSet

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from mjstats.rules import Ruleset, get_ruleset
+from mjstats.rulesets import Ruleset, get_ruleset
 
 __all__ = ["JUDGE_NAMES", "judge_fan_counts", "judge_fan_key"]
 

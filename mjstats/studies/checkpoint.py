@@ -31,7 +31,7 @@ from mjstats.studies.aggregate import Aggregate, _jsonable, atomic_write_bytes, 
 if TYPE_CHECKING:
     from mjstats.studies.runner import Study
 
-__all__ = ["checkpoint_study", "load_checkpoint", "save_checkpoint"]
+__all__ = ["checkpoint_study", "load_checkpoint", "save_checkpoint", "study_from_params"]
 
 FORMAT = "mjstats-checkpoint"
 FORMAT_VERSION = 2
@@ -103,9 +103,19 @@ def checkpoint_study(path: str | Path) -> Study:
         raise DataFileError(f"checkpoint {path}: {exc}") from None
 
 
-def _rebuild(kind: Any, params: Any) -> Study:
-    """The study of ``kind`` whose ``params()`` are ``params``: the constructor takes
-    the parameters it names, the ruleset is rebuilt from its name and options."""
+def study_from_params(kind: Any, params: Any) -> Study:
+    """The study of ``kind`` made from ``params`` (as its ``params()`` give them):
+    the constructor takes the parameters it names, the ruleset is rebuilt from
+    its name and options.
+
+    Raises :class:`~mjstats.errors.DataFileError` for an unknown kind or
+    parameters that make no study of that kind.
+
+    Examples
+    --------
+    >>> study_from_params("sample", {"n": 10, "seed": 3, "ruleset": "mcr"}).params()["seed"]
+    3
+    """
     import inspect
 
     from mjstats.rulesets import get_ruleset
@@ -123,6 +133,12 @@ def _rebuild(kind: Any, params: Any) -> Study:
         study = make_study(kind, **kwargs)
     except (TypeError, ValueError) as exc:
         raise DataFileError(f"its parameters do not make a {kind} study: {exc}") from None
+    return study
+
+
+def _rebuild(kind: Any, params: Any) -> Study:
+    """:func:`study_from_params`, and the study's parameters must be exactly ``params``."""
+    study = study_from_params(kind, params)
     if _jsonable(study.params()) != params:
         raise DataFileError(
             f"its parameters ({params}) are not those of a {kind} study of this mjstats"

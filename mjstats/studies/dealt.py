@@ -87,6 +87,8 @@ class DealtStudy(Study):
     """
 
     kind = "dealt"
+    default_n = 1_000_000
+    cli_options = ("tiles", "useful", "per_form")
     work_counter = "deals"
 
     def __init__(
@@ -124,6 +126,23 @@ class DealtStudy(Study):
         self.__dict__.update(state)
         if spec is not None:
             self.ruleset = get_ruleset(spec[0], **spec[1])
+
+    @classmethod
+    def cli_params(cls, given: dict[str, Any]) -> dict[str, Any]:
+        """``--tiles`` is text on the command line (a choice of 13 or 14)."""
+        return {k: int(v) if k == "tiles" else v for k, v in given.items()}
+
+    @classmethod
+    def summary_json(cls, agg: Aggregate) -> dict[str, Any]:
+        """The fan summary (14-tile deals), deals, the shanten table and, with
+        ``useful``, the useful-tile tables."""
+        out = super().summary_json(agg)
+        out["kind"], out["deals"] = agg.kind, int(agg["deals"][0])
+        out["shanten"] = shanten_table(agg).to_dict(orient="list")
+        if "useful_kinds_hist" in agg.counters:
+            for what in ("kinds", "copies"):
+                out[f"useful_{what}"] = useful_table(agg, what).to_dict(orient="list")
+        return out
 
     def params(self) -> dict[str, Any]:
         return {

@@ -183,6 +183,12 @@ class ExactStudy(Study):
     """
 
     kind = "exact"
+    default_n = None  # every hand: no --n
+
+    @classmethod
+    def summary_json(cls, agg: Aggregate) -> dict[str, Any]:
+        """:func:`exact_summary`."""
+        return exact_summary(agg)
 
     def __init__(self, ruleset: str | Ruleset = "mcr") -> None:
         self.ruleset = get_ruleset(ruleset)

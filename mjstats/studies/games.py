@@ -56,7 +56,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mjstats.rules import Ruleset, get_ruleset
+from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.play import _options_param, _PicklableRuleset
 from mjstats.studies.runner import Study, chunked_weight, run_study, study_count, study_seed
@@ -109,6 +109,32 @@ class GamesStudy(_PicklableRuleset, Study):
 
     kind = "games"
     work_counter = "games"
+    default_n = 10_000
+    count_param = "n_games"
+    cli_options = ("policy", "wall", "round_wind")
+
+    @classmethod
+    def cli_params(cls, given: dict[str, Any]) -> dict[str, Any]:
+        """``--policy`` once for every seat or once per seat."""
+        out = dict(given)
+        if "policy" in given:
+            names = list(given["policy"])
+            out["policy"] = names[0] if len(names) == 1 else names
+        return out
+
+    @classmethod
+    def summary_json(cls, agg: Aggregate) -> dict[str, Any]:
+        """The fan summary (per win and per game), :func:`games_summary` and the
+        seat, length and meld tables."""
+        out = super().summary_json(agg)
+        t = game_fan_table(agg)
+        out["fan_probability_per_game"] = dict(zip(t["en"], t["per_game"], strict=True))
+        out["games"] = games_summary(agg)
+        out["seats"] = seat_table(agg).to_dict(orient="list")
+        out["lengths"] = game_length_table(agg).to_dict(orient="list")
+        out["melds"] = meld_table(agg).to_dict(orient="list")
+        return out
+
     records_file = None
     """An open text file the chunks' games are written to as Botzone records while
     :func:`run_games` runs (not a parameter: records do not change the result)."""
@@ -211,7 +237,7 @@ def winning_hands(table: pd.DataFrame, final: np.ndarray, ruleset: Ruleset | Non
     from mjstats.kernels import game as G
 
     if ruleset is None:
-        from mjstats.rules import get_ruleset
+        from mjstats.rulesets import get_ruleset
 
         ruleset = get_ruleset("mcr")
     from mjstats.games import game_rules

@@ -198,6 +198,34 @@ class PlayStudy(_PicklableRuleset, Study):
 
     kind = "play"
     work_counter = "games"
+    default_n = 20_000
+    count_param = "n_games"
+    cli_options = ("policy", "draws", "last_tile")
+    cli_policies = ("efficiency", "fan-aware")
+    """The built-in discard policies the command line offers."""
+
+    @classmethod
+    def cli_params(cls, given: dict[str, Any]) -> dict[str, Any]:
+        """One ``--policy``, a built-in one."""
+        out = dict(given)
+        if "policy" in given:
+            names = list(given["policy"])
+            if len(names) != 1:
+                raise ValueError(f"play takes one --policy, not {len(names)}")
+            if names[0] not in cls.cli_policies:
+                raise ValueError(
+                    f"play has no policy {names[0]!r}; choose one of {', '.join(cls.cli_policies)}"
+                )
+            out["policy"] = names[0]
+        return out
+
+    @classmethod
+    def summary_json(cls, agg: Aggregate) -> dict[str, Any]:
+        """The fan summary, :func:`play_summary` and P(win by draw t)."""
+        out = super().summary_json(agg)
+        out["play"] = play_summary(agg)
+        out["p_win_by_draw"] = win_curve(agg)["p_win_by"].tolist()
+        return out
 
     def __init__(
         self,

@@ -27,6 +27,7 @@ from mjstats.compiling import jupyter_shell, notice, progress_wanted, redirect
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.checkpoint import load_checkpoint, save_checkpoint
 from mjstats.studies.interrupts import deferred_interrupts
+from mjstats.studies.summaries import fan_table, summary
 
 __all__ = ["Study", "StudyInterrupted", "chunked_weight", "run_study", "study_count", "study_seed"]
 
@@ -65,6 +66,32 @@ class Study(abc.ABC):
     def progress_unit(self) -> str:
         """Name of one unit of :meth:`chunk_weight` (``"hands"``, ``"games"``...)."""
         return "chunks"
+
+    # What ``mjstats study KIND`` maps (the command line knows no study of its own).
+    default_n: int | None = None
+    """Hands or games when ``--n`` is not given; None: the kind takes no ``--n``."""
+    count_param: str = "n"
+    """The constructor's keyword that ``--n`` sets."""
+    cli_options: tuple[str, ...] = ()
+    """Options of ``mjstats study`` that this kind takes beyond ``--n``, ``--seed``
+    and ``--ruleset``: constructor keywords, as :meth:`cli_params` maps them."""
+
+    @classmethod
+    def cli_params(cls, given: dict[str, Any]) -> dict[str, Any]:
+        """Constructor keywords for the options given on the command line (those
+        not given keep the constructor's defaults); ``ValueError`` for a value the
+        kind refuses."""
+        return dict(given)
+
+    @classmethod
+    def summary_json(cls, agg: Aggregate) -> dict[str, Any]:
+        """The headline numbers of an aggregate of this kind, as ``mjstats study
+        --json`` writes them: the summary and each fan's probability, when the
+        aggregate has fans."""
+        if "cooccurrence" not in agg.counters:  # e.g. 13-tile deals have no fans
+            return {}
+        t = fan_table(agg)
+        return {**summary(agg), "fan_probability": dict(zip(t["en"], t["frequency"], strict=True))}
 
 
 class StudyInterrupted(KeyboardInterrupt):

@@ -87,6 +87,7 @@ class SampleStudy(Study):
 
     kind = "sample"
     work_counter = "hands"
+    default_n = 1_000_000
 
     def __init__(self, n: int, seed: int, ruleset: str | Ruleset = "mcr") -> None:
         self.n, self.seed = study_count("n", n), study_seed(seed)
