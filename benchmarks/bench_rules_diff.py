@@ -50,9 +50,9 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     import numba
-    from mjstats.studies.compare import _exact_figures
 
     from mjstats.rules import diff, get_ruleset
+    from mjstats.studies.compare import _exact_figures
     from mjstats.studies.exact import ExactStudy, exact
 
     ra, rb = get_ruleset(args.a), get_ruleset(args.b)

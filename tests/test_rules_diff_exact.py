@@ -9,10 +9,10 @@ import json
 
 import numpy as np
 import pytest
-from mjstats.studies.compare import _exact_figures, _sampled_figures, _table
 
 from mjstats import HandBatch, parse_tiles
 from mjstats.rules import get_ruleset
+from mjstats.studies.compare import _exact_figures, _sampled_figures, _table
 from mjstats.studies.exact import CHUNK, ExactStudy
 
 A, B = "mcr", "mcr:wmo-2014"
