@@ -30,6 +30,7 @@ __version__ = "0.1.0"
 
 from mjstats._pandas_hook import install as _install_pandas_accessor
 from mjstats.errors import (
+    InvalidArgumentError,
     InvalidContextError,
     InvalidHandError,
     InvalidMeldError,
@@ -63,6 +64,7 @@ _LAZY = {
 }
 
 __all__ = [
+    "InvalidArgumentError",
     "InvalidContextError",
     "InvalidHandError",
     "InvalidMeldError",

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from mjstats.cli.params import SEED
+
 __all__ = ["command", "print_fan_table", "study_header", "write_study_outputs"]
 
 _DEFAULT_N = {"sample": 1_000_000, "dealt": 1_000_000, "play": 20_000, "games": 10_000}
@@ -417,7 +419,7 @@ def _check_dask(value: str | None) -> str | None:
 )
 @click.option(
     "--seed",
-    type=click.IntRange(min=0),
+    type=SEED,
     default=0,
     show_default=True,
     help="Seed: the same seed gives the same numbers on any machine or backend.",
