@@ -31,6 +31,7 @@ from typing import Any
 from mjstats import pandas_accessor as _pandas_accessor  # noqa: F401
 from mjstats._version import __version__
 from mjstats.errors import (
+    InvalidArgumentError,
     InvalidContextError,
     InvalidHandError,
     InvalidMeldError,
@@ -62,6 +63,7 @@ _LAZY = {
 }
 
 __all__ = [
+    "InvalidArgumentError",
     "InvalidContextError",
     "InvalidHandError",
     "InvalidMeldError",

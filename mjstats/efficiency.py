@@ -40,8 +40,15 @@ from functools import cache
 
 import numpy as np
 
+from mjstats.arguments import check_choice
 from mjstats.compiling import notice
-from mjstats.errors import InvalidHandError, InvalidMeldError, TileCountError, UnknownRulesetError
+from mjstats.errors import (
+    InvalidArgumentError,
+    InvalidHandError,
+    InvalidMeldError,
+    TileCountError,
+    UnknownRulesetError,
+)
 from mjstats.validation import as_counts34, fail_rows
 
 __all__ = [
@@ -88,14 +95,21 @@ def _form_mask(form, ruleset) -> int:
     else:
         if not hasattr(ruleset, "shanten_forms"):
             _ruleset_forms(str(ruleset))  # an unknown ruleset is an error with form= too
-        names = (form,) if isinstance(form, str) else tuple(form)
+        if isinstance(form, str):
+            names = (form,)
+        elif isinstance(form, list | tuple | set | frozenset | np.ndarray):
+            names = tuple(form)
+        else:
+            raise InvalidArgumentError(
+                f"form must be a form name or a sequence of them ({', '.join(FORMS)}), "
+                f"got {form!r} ({type(form).__name__})"
+            )
     mask = 0
     for name in names:
-        if name not in FORMS:
-            raise ValueError(f"unknown shanten form {name!r}; choose from {', '.join(FORMS)}")
+        check_choice("form", name, FORMS)
         mask |= 1 << FORMS.index(name)
     if not mask:
-        raise ValueError("form= names no form")
+        raise InvalidArgumentError(f"form= names no form; choose from {', '.join(FORMS)}")
     return mask
 
 
@@ -226,6 +240,9 @@ def shanten(counts, melds=0, form=None, ruleset="mcr"):
         Concealed tiles + 3 x melds is not 13 or 14, or a kind is held 5 times.
     InvalidHandError
         Malformed input (shape, dtype, negative counts).
+    InvalidArgumentError
+        ``form`` is not one of :data:`FORMS` (exactly, lower case) or a sequence
+        of them; the message lists them.
 
     Examples
     --------

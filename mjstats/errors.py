@@ -10,6 +10,7 @@ from __future__ import annotations
 __all__ = [
     "DataFileError",
     "GameError",
+    "InvalidArgumentError",
     "InvalidContextError",
     "InvalidHandError",
     "InvalidMeldError",
@@ -86,6 +87,22 @@ class InvalidContextError(InvalidHandError):
     Traceback (most recent call last):
     ...
     mjstats.errors.InvalidContextError: seat_wind 'X' is not a wind: write E, S, W or N (or 0-3)
+    """
+
+
+class InvalidArgumentError(ValueError):
+    """An argument outside what the function accepts: a seed, a count, an offset,
+    a form or option name of the wrong type or out of range.
+
+    The message names the argument, what it got and what is accepted.
+
+    Examples
+    --------
+    >>> from mjstats.arguments import check_seed
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ...
+    mjstats.errors.InvalidArgumentError: seed must be an integer 0 to 2**64-1, got -1
     """
 
 

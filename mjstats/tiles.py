@@ -230,6 +230,18 @@ _BOTZONE_TO_ID = {c: t for t, c in enumerate(BOTZONE_CODES)}
 _VARIATION_SELECTORS = "\ufe0e\ufe0f"
 
 
+def _check_selector(text: str, i: int, where: str) -> None:
+    """Refuse a variation selector (U+FE0E, U+FE0F) at ``text[i]`` unless it follows a
+    tile glyph (🀇\ufe0f): after anything else it would hide a typo."""
+    ch = text[i]
+    if ch in _VARIATION_SELECTORS and (i == 0 or text[i - 1] not in _GLYPH_TO_ID):
+        after = f"after {text[i - 1]!r}" if i else "at the start"
+        raise InvalidTileError(
+            f"variation selector U+{ord(ch):04X} at position {i}{where} {after}: "
+            "it may only follow a tile glyph (🀀-🀡)"
+        )
+
+
 def parse_tile(text: str) -> int:
     """Tile id (0-33) of one tile written in any notation.
 
@@ -535,6 +547,7 @@ def _scan_tiles(
                 break  # digits without a suit, reported below
             raise InvalidTileError(_unexpected(text, i, where))
         if ch.isspace() or ch in separators:
+            _check_selector(text, i, where)
             i += 1
             continue
         if ch in _BOTZONE_LETTERS and not only_mpsz:
@@ -629,6 +642,7 @@ def read_tile_at(text: str, i: int, stop: int, *, where: str = "") -> tuple[int,
         end = i + 1
     end = min(end, stop)
     while end < stop and text[end] in _VARIATION_SELECTORS:
+        _check_selector(text, end, where)
         end += 1
     found = list(_scan_tiles(text, i, end, where=where))
     if len(found) != 1:
@@ -663,6 +677,7 @@ def _scan_botzone(text: str):
 def _scan_unicode(text: str):
     for i, ch in enumerate(text):
         if ch.isspace() or ch in _VARIATION_SELECTORS:
+            _check_selector(text, i, "")
             continue
         t = _GLYPH_TO_ID.get(ch)
         if t is None:

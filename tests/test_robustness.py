@@ -261,12 +261,13 @@ def test_scalars_are_checked_on_an_empty_batch(field, value):
 @pytest.mark.parametrize(
     "kwargs, error",
     [
-        ({"n": 10.5}, TypeError),
-        ({"n": True}, TypeError),
+        ({"n": 10.5}, mjstats.InvalidArgumentError),
+        ({"n": True}, mjstats.InvalidArgumentError),
         ({"n": -1}, ValueError),
         ({"n": 2**63}, ValueError),
-        ({"seed": 1.5}, TypeError),
-        ({"seed": -1}, ValueError),
+        ({"seed": 1.5}, mjstats.InvalidArgumentError),
+        ({"seed": -1}, mjstats.InvalidArgumentError),
+        ({"seed": 2**64}, mjstats.InvalidArgumentError),
         ({"seed": None}, ValueError),
         ({"group_size": -1}, ValueError),
         ({"group_size": 2.0}, ValueError),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from mjstats.cli.params import SEED
 from mjstats.compiling import notice
 
 __all__ = ["command"]
@@ -63,9 +64,7 @@ def _fmt_table(table) -> str:
     type=click.IntRange(min=1),
     help="Playouts per candidate discard.",
 )
-@click.option(
-    "--seed", default=1, show_default=True, type=click.IntRange(min=0), help="Random seed."
-)
+@click.option("--seed", default=1, show_default=True, type=SEED, help="Random seed.")
 @click.option(
     "--policy",
     default="efficiency",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from mjstats.cli.params import SEED
+
 
 @click.group(name="rules")
 def command() -> None:
@@ -27,7 +29,7 @@ def list_command() -> None:
 @click.argument("b")
 @click.option("--n", "n", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="Sampled complete hands (generate_wins, style mixed).")  # fmt: skip
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sample.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the sample.")
 @click.option("--exact", is_flag=True,
               help="Over the exact study's enumeration (every complete concealed hand, "
               "weighted as the exact study weights it) instead of a sample; minutes.")  # fmt: skip

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from mjstats.cli.params import SEED
+
 __all__ = ["command", "print_fan_table", "study_header", "write_study_outputs"]
 
 # Every study declares what the command line maps (mjstats.studies.runner.Study:
@@ -361,7 +363,7 @@ def _check_dask(value: str | None) -> str | None:
 )
 @click.option(
     "--seed",
-    type=click.IntRange(min=0),
+    type=SEED,
     default=0,
     show_default=True,
     help="Seed: the same seed gives the same numbers on any machine or backend.",

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from mjstats.compiling import notice
-from mjstats.errors import GameError
+from mjstats.errors import GameError, InvalidArgumentError, UnknownRulesetError
 from mjstats.kernels import game as G
 from mjstats.rulesets import Ruleset, get_ruleset
 
@@ -26,8 +26,18 @@ __all__ = [
 ]
 
 
-class GameOptionError(ValueError):
-    """An impossible combination of game options (unknown wall, policy, ruleset, wind)."""
+class GameOptionError(InvalidArgumentError):
+    """A game option that is not accepted: unknown wall, policy or ruleset, a seed,
+    count, offset or round wind out of range or of the wrong type, a records file
+    that cannot be written, or an impossible combination of them.
+
+    Examples
+    --------
+    >>> play_games(1, seed=-1)
+    Traceback (most recent call last):
+    ...
+    mjstats.games.engine.GameOptionError: seed must be an integer 0 to 2**64-1, got -1
+    """
 
 
 _PHASES = {G.PH_OWN: "own turn", G.PH_CLAIM: "answer to a discard", G.PH_ROB: "answer to a kong"}
@@ -379,6 +389,47 @@ def _play_recorded(run, first, n, out, fans, final, records, rs) -> None:
             fh.flush()
 
 
+def _check_options(n, seed, first, ruleset, wall, round_wind, records) -> Ruleset:
+    """Check the scalar options of :func:`play_games` (GameOptionError, naming what is
+    accepted); return the ruleset."""
+    from mjstats.arguments import MAX_COUNT, check_choice, check_count, check_seed
+
+    n = check_count("n (the number of games)", n, error=GameOptionError)
+    check_seed(seed, error=GameOptionError)
+    check_count("first", first, high=MAX_COUNT - n, error=GameOptionError)
+    check_choice("wall", wall, WALLS, error=GameOptionError)
+    check_count("round_wind", round_wind, high=3, error=GameOptionError)
+    if records is not None:
+        if wall != "botzone":
+            raise GameOptionError(
+                "records are written in Botzone's text format, which has no flowers: "
+                "use wall='botzone'"
+            )
+        if not hasattr(records, "write"):
+            import os
+            from pathlib import Path
+
+            try:
+                parent = Path(os.fspath(records)).parent
+            except TypeError:
+                raise GameOptionError(
+                    f"records must be a path or an open text file, not {type(records).__name__}"
+                ) from None
+            if not parent.is_dir():
+                raise GameOptionError(f"records: no directory {str(parent)!r} to write {records}")
+    if isinstance(ruleset, Ruleset):
+        return ruleset
+    if not isinstance(ruleset, str):
+        raise GameOptionError(
+            f"ruleset must be a name (see mjstats.rulesets()) or a Ruleset, "
+            f"not {type(ruleset).__name__}"
+        )
+    try:
+        return get_ruleset(ruleset)
+    except (UnknownRulesetError, ValueError) as exc:
+        raise GameOptionError(str(exc)) from None
+
+
 @notice("games")  # says so while the first call compiles the engine
 def play_games(
     n: int,
@@ -419,6 +470,9 @@ def play_games(
         promoted kong (see docs/games.md); each seat may have its own.
     round_wind : int
         0-3 (E S W N).
+    first : int
+        Number of the first game: games ``first .. first + n - 1`` of the seed are
+        played (a study plays its chunks this way).
     check : bool
         Verify the tile invariants (:func:`mjstats.kernels.game.check_tiles`) after
         every step; a broken one is error code ``E_INVARIANT``.
@@ -437,7 +491,9 @@ def play_games(
     Raises
     ------
     GameOptionError
-        Unknown policy, wall or ruleset; bad round wind or number of games.
+        Unknown policy, wall or ruleset; a seed outside 0 to 2**64-1; a number of
+        games or ``first`` outside 0 to 2**63-1 (their sum too); a bad round wind;
+        a records path whose directory does not exist; any of them of the wrong type.
     GameError
         A game stopped (an illegal action from a policy, a failed check): the
         message names the game, seat, state and action. A ``ValueError``.
@@ -483,13 +539,7 @@ def play_games(
     >>> len(games)
     20
     """
-    if int(n) < 0:
-        raise GameOptionError(f"number of games must be >= 0, not {n}")
-    if records is not None and wall != "botzone":
-        raise GameOptionError(
-            "records are written in Botzone's text format, which has no flowers: use wall='botzone'"
-        )
-    rs = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
+    rs = _check_options(n, seed, first, ruleset, wall, round_wind, records)
     gctx, pctx, tab, suits = engine_context(rs, wall, round_wind, policy, check)
     out = np.zeros((n, G.N_R), np.int64)
     fans = np.zeros((n, rs.n_fans), np.uint8)

@@ -255,13 +255,10 @@ class AnalyzeStudy(_PicklableRuleset, Study):
         self.position = position
         self.ruleset = get_ruleset(ruleset)
         self.policy_name, self.policy_id, self.policy_fn = resolve_policy(policy)
-        for name, value, lo in (("draws", draws, 1), ("n", n, 1), ("chunk_size", chunk_size, 1)):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-                raise TypeError(f"{name} must be an integer, got {value!r}")
-            if value < lo:
-                raise ValueError(f"{name} must be at least {lo}, got {value}")
-        if seed is None:
-            raise ValueError("analyze needs an explicit integer seed for reproducibility")
+        from mjstats.arguments import check_count
+
+        for name, value in (("draws", draws), ("n", n), ("chunk_size", chunk_size)):
+            check_count(name, value, low=1)
         self.draws, self.n, self.seed = int(draws), int(n), study_seed(seed)
         self.chunk_size, self.last_tile = int(chunk_size), bool(last_tile)
         outside = set(np.flatnonzero(position.seen())) - set(self.ruleset.tiles)

@@ -39,6 +39,11 @@ def _aligned_counts(rs: Ruleset, counts: np.ndarray, keys: list[str]) -> np.ndar
     return out
 
 
+MAX_SAMPLED = 10_000_000
+"""The most hands :func:`diff` samples (all are held in memory, about 35 bytes each);
+``exact=True`` covers every hand."""
+
+
 def diff(
     a: str | Ruleset = "mcr",
     b: str | Ruleset = "mcr:wmo-2014",
@@ -62,6 +67,8 @@ def diff(
         Hands sampled by :func:`mjstats.studies.generate_wins.generate_wins`
         (style ``"mixed"``: every form, melds, kongs and win flags; not the deal
         distribution of the exact study) when ``hands`` is not given.
+        ``n`` is 1 to :data:`MAX_SAMPLED` (the hands are held in memory), the
+        seed 0 to 2**64-1 (:class:`~mjstats.errors.InvalidArgumentError`).
     examples : int
         Example hands kept for each kind of difference.
     hands : HandBatch, optional
@@ -111,6 +118,11 @@ def diff(
         return _table(_exact_figures(ra, rb, examples, progress))
     if weights is not None and hands is None:
         raise ValueError("weights go with hands (one per row)")
+    if hands is None:
+        from mjstats.arguments import check_count, check_seed
+
+        check_seed(seed)
+        check_count("n (sampled hands, held in memory at once)", n, low=1, high=MAX_SAMPLED)
     return _table(_sampled_figures(ra, rb, n, seed, examples, hands, weights))
 
 

@@ -242,20 +242,16 @@ class PlayStudy(_PicklableRuleset, Study):
         self.ruleset = get_ruleset(ruleset)
         self.policy_name, self.policy_id, self.policy_fn = resolve_policy(policy)
         wall = len(self.ruleset.tiles) * 4
+        from mjstats.arguments import MAX_COUNT, check_count
+
         for name, value, lo, hi in (
-            ("n_games", n_games, 0, None),
+            ("n_games", n_games, 0, MAX_COUNT),
             ("draws", draws, 1, wall - 13),
-            ("chunk_size", chunk_size, 1, None),
+            ("chunk_size", chunk_size, 1, MAX_COUNT),
             ("seat_wind", seat_wind, 0, 3),
             ("round_wind", round_wind, 0, 3),
         ):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-                raise TypeError(f"{name} must be an integer, got {value!r}")
-            if value < lo or (hi is not None and value > hi):
-                upper = f"..{hi}" if hi is not None else " or more"
-                raise ValueError(f"{name} must be {lo}{upper}, got {value}")
-        if seed is None:
-            raise ValueError("play needs an explicit integer seed for reproducibility")
+            check_count(name, value, low=lo, high=hi)
         self.n_games = int(n_games)
         self.seed = study_seed(seed)
         self.draws = int(draws)

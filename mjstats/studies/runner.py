@@ -21,8 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from mjstats.compiling import jupyter_shell, notice, progress_wanted, redirect
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.checkpoint import load_checkpoint, save_checkpoint
@@ -208,7 +206,8 @@ def _merge_ranges(done: list[list[int]]) -> list[list[int]]:
 
 
 def study_seed(seed: Any) -> int:
-    """Check a study seed: an integer >= 0 (``TypeError``/``ValueError`` otherwise).
+    """Check a study seed: an integer 0 to 2**64-1 (:func:`mjstats.arguments.check_seed`;
+    :class:`~mjstats.errors.InvalidArgumentError` otherwise).
 
     Examples
     --------
@@ -217,32 +216,27 @@ def study_seed(seed: Any) -> int:
     >>> study_seed(1.5)
     Traceback (most recent call last):
     ...
-    TypeError: seed must be an integer >= 0, got 1.5
+    mjstats.errors.InvalidArgumentError: seed must be an integer 0 to 2**64-1, got 1.5 (float)
     """
-    if seed is None:
-        raise ValueError("a study needs an explicit integer seed for reproducibility")
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
-        raise TypeError(f"seed must be an integer >= 0, got {seed!r}")
-    if seed < 0:
-        raise ValueError(f"seed must be an integer >= 0, got {seed}")
-    return int(seed)
+    from mjstats.arguments import check_seed
+
+    return check_seed(seed)
 
 
 def study_count(name: str, n: Any) -> int:
-    """Check a count of hands or games: an integer 0 to 2**63-1 (``TypeError``/``ValueError``).
+    """Check a count of hands or games: an integer 0 to 2**63-1
+    (:func:`mjstats.arguments.check_count`; :class:`~mjstats.errors.InvalidArgumentError`).
 
     Examples
     --------
     >>> study_count("n", 10.5)
     Traceback (most recent call last):
     ...
-    TypeError: n must be an integer, got 10.5
+    mjstats.errors.InvalidArgumentError: n must be an integer 0 to 2**63-1, got 10.5 (float)
     """
-    if isinstance(n, bool) or not isinstance(n, int | np.integer):
-        raise TypeError(f"{name} must be an integer, got {n!r}")
-    if not 0 <= n < 2**63:
-        raise ValueError(f"{name} must be 0 to 2**63-1, got {n}")
-    return int(n)
+    from mjstats.arguments import check_count
+
+    return check_count(name, n)
 
 
 def chunked_weight(total: int, chunk: int, first: int, count: int) -> int:
