@@ -21,7 +21,7 @@ import pytest
 import mjstats.kernels._jit  # noqa: F401  numba's cache folder: chosen now, before `cache` changes it
 from mjstats import compiling
 from mjstats.cli import main
-from mjstats.compiling import notice, progress_wanted, redirect, set_progress
+from mjstats.compiling import GROUPS, notice, progress_wanted, redirect, set_progress
 
 ROOT = Path(__file__).resolve().parents[1]
 HAND = "[123p]55m12379s789p+8s self-drawn"
