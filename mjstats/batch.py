@@ -410,7 +410,12 @@ class HandBatch:
 
     def __repr__(self) -> str:
         n = len(self)
-        head = f"HandBatch({n} hands, {int(self.is_waiting.sum())} waiting)"
+        waiting = int(self.is_waiting.sum())
+        if 0 < waiting < n:
+            head = f"HandBatch({n} hands: {n - waiting} winning, {waiting} waiting)"
+        else:
+            kind = "waiting " if waiting else "winning " if n else ""
+            head = f"HandBatch({n} {kind}hand{'' if n == 1 else 's'})"
         shown = [f"  {i}: {self._hand(i)}" for i in range(min(n, 5))]
         if n > 5:
             shown.append("  ...")

@@ -15,10 +15,11 @@ it is done. Nothing changes but the time: the kernels are the same, and a
 command that finds the helper has not got there yet compiles a kernel itself.
 
 What to compile, for which types and in which order is the group's *plan*,
-recorded from a cold run of the group's command (:data:`PLAN_COMMANDS`) with::
+recorded from a cold run of the group's command (the recorder,
+:mod:`mjstats.bench.compile_plans`, runs the CLI; this module never imports it)::
 
-    python -m mjstats.compile_helper record            # every group of PLAN_COMMANDS
-    python -m mjstats.compile_helper record scorer     # one
+    python -m mjstats.bench.compile_plans record            # every group
+    python -m mjstats.bench.compile_plans record scorer     # one
 
 into ``mjstats/data/compile-plans/GROUP.pkl`` (the kernels' modules, names and
 numba argument types, pickled). ``tests/test_compile_helper.py`` records the
@@ -40,21 +41,13 @@ import pickle
 import signal
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
-__all__ = ["PLAN_COMMANDS", "load_plan", "record", "trace"]  # start, stop: for mjstats.compiling
+__all__ = ["PLAN_DIR", "load_plan"]  # start, stop: for mjstats.compiling
 
-PLAN_COMMANDS: dict[str, tuple[str, ...]] = {
-    "scorer": ("score", "[123p]55m12379s789p+8s self-drawn"),
-    "sample": ("study", "sample", "--n", "1000", "--seed", "1"),
-    "analyze": ("analyze", "2367m3345p1568s16z", "--n", "200"),
-}
-"""The command whose cold run records each group's plan (the group is the
-:func:`~mjstats.compiling.notice` group the command's entry point opens)."""
-
-_PLANS = Path(__file__).resolve().parent / "data" / "compile-plans"
+PLAN_DIR = Path(__file__).resolve().parent / "data" / "compile-plans"
+"""Where the recorded plans are (``GROUP.pkl``)."""
 _started: dict[str, subprocess.Popen] = {}
 _stopping: list[subprocess.Popen] = []  # told to stop, not yet reaped
 _tried: set[str] = set()
@@ -72,7 +65,7 @@ def load_plan(group: str) -> dict[str, Any] | None:
     ('mjstats.rulesets.mcr.binding', 'score_single')
     """
     try:
-        with open(_PLANS / f"{group}.pkl", "rb") as fh:
+        with open(PLAN_DIR / f"{group}.pkl", "rb") as fh:
             plan = pickle.load(fh)
         return plan if isinstance(plan, dict) and "kernels" in plan else None
     except Exception:  # missing, or numba types this numba cannot rebuild
@@ -104,20 +97,31 @@ def start(group: str, kernel: Any) -> None:
     _tried.add(group)
     import numba
 
-    env = dict(os.environ, MJSTATS_COMPILE_HELPER="0", MJSTATS_PROGRESS="0")
-    env["NUMBA_CACHE_DIR"] = str(numba.config.CACHE_DIR)  # the command's own cache
-    source = str(Path(__file__).resolve().parents[1])  # and its own mjstats
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [source, env.get("PYTHONPATH")]))
+    env = {"NUMBA_CACHE_DIR": str(numba.config.CACHE_DIR)}  # the command's own cache
     try:
-        _started[group] = subprocess.Popen(
-            [sys.executable, "-m", "mjstats.compile_helper", "run", group],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env=env,
-        )
+        _started[group] = _spawn(["run", group], env, stdout=subprocess.DEVNULL)
     except OSError:  # no process to spare: compile alone, as without a helper
         pass
+
+
+def _spawn(args: list[str], env: dict[str, str] | None = None, **popen: Any) -> subprocess.Popen:
+    """``python -m mjstats.compile_helper ARGS`` importing the same mjstats as this process.
+
+    ``python -m`` puts its working folder first on ``sys.path``: started from a clone's
+    root it would import the clone's mjstats, not the installed one that the command
+    runs (and compile into another cache). So it starts in the folder that holds this
+    process's ``mjstats`` package, which also comes first on its ``PYTHONPATH``."""
+    source = str(Path(__file__).resolve().parents[1])
+    environ = dict(os.environ, MJSTATS_COMPILE_HELPER="0", MJSTATS_PROGRESS="0", **(env or {}))
+    environ["PYTHONPATH"] = os.pathsep.join(filter(None, [source, environ.get("PYTHONPATH")]))
+    return subprocess.Popen(
+        [sys.executable, "-m", "mjstats.compile_helper", *args],
+        cwd=source,
+        env=environ,
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        **popen,
+    )
 
 
 def stop(group: str) -> None:
@@ -182,93 +186,13 @@ def _run(group: str) -> int:
     return 0
 
 
-# -- recording -----------------------------------------------------------------------
-
-
-def _trace_here(out: str, argv: list[str]) -> int:
-    """Run ``mjstats ARGV`` in this process and write the mjstats kernels it
-    starts compiling, in order, to ``out`` (pickle)."""
-    import numba
-    from numba.core import event
-
-    kernels: list[tuple[str, str, tuple]] = []
-
-    class Listener(event.Listener):
-        def on_start(self, ev: Any) -> None:
-            fn = ev.data["dispatcher"].py_func
-            module, name = getattr(fn, "__module__", None) or "", fn.__qualname__
-            if module.startswith("mjstats.") and "<locals>" not in name:
-                kernels.append((module, name, tuple(ev.data["args"])))
-
-        def on_end(self, ev: Any) -> None:
-            pass
-
-    event.register("numba:compile", Listener())
-    from mjstats.cli import main
-
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code
-    with open(out, "wb") as fh:
-        pickle.dump({"numba": numba.__version__, "kernels": kernels}, fh)
-    return int(code or 0)
-
-
-def trace(argv: tuple[str, ...], cache: str | None = None) -> list[tuple[str, str, tuple]]:
-    """The mjstats kernels a run of ``mjstats ARGV`` compiles, in the order it starts
-    them, in a new interpreter without a helper; the cache is ``cache`` (a new
-    empty folder when None: a cold run).
-
-    Examples
-    --------
-    >>> kernels = trace(("score", "123m456p789s11z23m+4m"))  # doctest: +SKIP
-    """
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "trace.pkl")
-        env = dict(os.environ, MJSTATS_COMPILE_HELPER="0", MJSTATS_PROGRESS="0")
-        env["MJSTATS_CACHE_DIR"] = cache or os.path.join(tmp, "cache")
-        env.pop("NUMBA_CACHE_DIR", None)
-        cmd = [sys.executable, "-m", "mjstats.compile_helper", "trace", out, *argv]
-        subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL)
-        with open(out, "rb") as fh:
-            return pickle.load(fh)["kernels"]
-
-
-def record(group: str) -> Path:
-    """Record the plan of ``group`` from a cold run of :data:`PLAN_COMMANDS` ``[group]``
-    and write it to the package's data; returns the file."""
-    import numba
-
-    command = PLAN_COMMANDS[group]
-    plan = {
-        "group": group,
-        "command": command,
-        "numba": numba.__version__,
-        "kernels": trace(command),
-    }
-    _PLANS.mkdir(parents=True, exist_ok=True)
-    path = _PLANS / f"{group}.pkl"
-    with open(path, "wb") as fh:
-        pickle.dump(plan, fh, protocol=4)
-    return path
-
-
 def _main(argv: list[str]) -> int:
     if argv[:1] == ["run"] and len(argv) == 2:
         return _run(argv[1])
-    if argv[:1] == ["trace"] and len(argv) >= 2:
-        return _trace_here(argv[1], argv[2:])
-    if argv[:1] == ["record"]:
-        for group in argv[1:] or list(PLAN_COMMANDS):
-            path = record(group)
-            print(f"{group}: {len(load_plan(group)['kernels'])} kernels -> {path}")
+    if argv == ["where"]:  # the copy of mjstats this process runs (this module's own)
+        print(Path(__file__).resolve().parent)
         return 0
-    print(
-        "usage: python -m mjstats.compile_helper record [GROUP ...] | run GROUP | "
-        "trace OUT ARGS...",
-        file=sys.stderr,
-    )
+    print("usage: python -m mjstats.compile_helper run GROUP | where", file=sys.stderr)
     return 2
 
 

@@ -289,13 +289,26 @@ class _Session:
         now = time.perf_counter()
         return self.compile_s + (now - self.began if self.began is not None else 0.0)
 
-    def text(self) -> str:
+    def text(self, columns: int = 0) -> str:
+        """The line, shortened to fit ``columns`` (0: no limit): a terminal would
+        wrap a longer one mid-word, and the redraw in place would break."""
         total = self.estimate[1]
         if total and total >= self.kernels:
             done = f"{self.kernels} of about {total} kernels"
         else:
             done = f"{self.kernels} {'kernel' if self.kernels == 1 else 'kernels'} so far"
-        return f"{self.headline()}: {_seconds(self.elapsed())}, {done}"
+        elapsed = _seconds(self.elapsed())
+        seconds, _ = self.estimate
+        about = f" (about {_seconds(seconds)})" if seconds else ""
+        for line in (
+            f"{self.headline()}: {elapsed}, {done}",
+            f"mjstats: compiling {self.label}{about}: {elapsed}, {self.kernels} kernels",
+            f"mjstats: compiling {self.label}: {elapsed}",
+            f"mjstats: compiling: {elapsed}",
+        ):
+            if not columns or len(line) < columns:
+                break
+        return line
 
     def summary(self) -> str:
         return (
@@ -314,7 +327,7 @@ class _Session:
         target = "sink" if _sinks else self.mode  # a live progress bar takes the line
         if target is None:
             return
-        text = self.text()
+        text = self.text(_columns() if target == "tty" else 0)
         if target == "sink":
             _sinks[-1](text)
         elif target == "jupyter":
@@ -322,7 +335,7 @@ class _Session:
         elif target == "tty":
             _write("\r\x1b[2K" + text)
         elif target == "plain" and not self.shown:
-            _write(self.headline() + "...\n")
+            _write(_wrapped(self.headline() + "...") + "\n")
         self.shown, self.drawn = True, target
 
     def clear(self) -> None:
@@ -408,9 +421,28 @@ class _Session:
                 elif self.mode == "jupyter" and self.handle is not None:
                     self.handle.update({"text/plain": end}, raw=True)
                 elif self.mode in ("tty", "plain"):
-                    _write(end + "\n")
+                    _write(_wrapped(end) + "\n")
         if self.kernels:
             _save_record(self.group, self.compile_s, self.kernels)
+
+
+def _columns() -> int:
+    """The width of the terminal on standard error (``$COLUMNS`` first); 0: unknown."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit():
+        return int(columns)
+    try:
+        return os.get_terminal_size(sys.stderr.fileno()).columns
+    except (AttributeError, OSError, ValueError):
+        return 0
+
+
+def _wrapped(text: str) -> str:
+    """``text`` wrapped at spaces to the terminal's width (as it is when unknown)."""
+    import textwrap
+
+    columns = _columns()
+    return textwrap.fill(text, columns - 1, break_long_words=False) if columns > 1 else text
 
 
 def _write(text: str) -> None:

@@ -69,7 +69,9 @@ __all__ = [
     "payments",
     "plot_cooccurrence",
     "plot_fan_frequencies",
+    "plot_forms",
     "plot_game_lengths",
+    "plot_melds",
     "plot_report",
     "plot_seats",
     "plot_shanten",
@@ -96,7 +98,7 @@ GAME_TABLES = ("seats", "lengths", "melds")
 FORMATS = ("csv", "parquet", "json", "md")
 """File formats of :func:`write_report`."""
 
-PLOTS = ("fans", "totals", "cooccurrence", "shanten", "seats", "lengths")
+PLOTS = ("fans", "totals", "forms", "cooccurrence", "shanten", "seats", "lengths", "melds")
 """Tables that have a plot (:func:`plot_report`)."""
 
 
@@ -265,6 +267,11 @@ def report_table(
     if table == "payments":
         return payments(agg, ruleset)
     if table == "summary":
+        if agg.kind == "games":  # in the words of games: games, wins, drawn
+            from mjstats.studies.games import games_summary
+
+            return pd.DataFrame([{"kind": agg.kind, "ruleset": _ruleset(agg, ruleset).spec,
+                                  **games_summary(agg)}])  # fmt: skip
         return pd.DataFrame([summary(agg, ruleset)])
     raise ValueError(
         f"unknown table {table!r}; choose one of {', '.join((*TABLES, 'shanten', *GAME_TABLES))}"
@@ -510,8 +517,8 @@ def plot_fan_frequencies(agg: Aggregate, ax=None, top: int | None = None):
         ax.barh(y, t["frequency"], xerr=err, color="#3b75af", ecolor="#555", capsize=1.5)
         ax.set_yticks(y, labels, fontsize=7)
         ax.set_xscale("log")
-        ax.set_xlabel("P(fan in best score | complete hand)")
-        ax.set_title(f"Fan frequencies ({agg.kind}, {_complete(agg):,} complete hands)")
+        ax.set_xlabel(f"P(fan in best score | {_hand_word(agg)[:-1]})")
+        ax.set_title(f"Fan frequencies ({agg.kind}, {_complete(agg):,} {_hand_word(agg)})")
         if own:
             ax.figure.tight_layout()
     return ax
@@ -549,7 +556,7 @@ def plot_total_distribution(
     ax.set_yscale("log")
     ax.set_xlabel("fan total" + ("" if flowers else " (without flowers)"))
     ax.set_ylabel("probability")
-    ax.set_title(f"Fan totals ({agg.kind}, {_complete(agg):,} complete hands)")
+    ax.set_title(f"Fan totals ({agg.kind}, {_complete(agg):,} {_hand_word(agg)})")
     ax.legend()
     if own:
         ax.figure.tight_layout()
@@ -733,11 +740,71 @@ def plot_game_lengths(agg: Aggregate, ax=None):
     return ax
 
 
+def plot_melds(agg: Aggregate, ax=None):
+    """Bars of a ``games`` study: the winners' shares by number of melds (all, and
+    claimed from others).
+
+    Examples
+    --------
+    >>> from mjstats.studies.games import games
+    >>> from mjstats.report import plot_melds
+    >>> ax = plot_melds(games(40, seed=1, policy="random", progress=False))
+    >>> ax.get_xlabel(), len(ax.patches)
+    ('melds of the winner', 10)
+    >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
+    """
+    t = _game_table(agg, "melds")
+    wins = int(t["melds"].sum())
+    ax, own = _axes(ax, (6, 4))
+    ax.bar(t["count"] - 0.2, t["melds_share"], width=0.4, color="#3b75af", label="melds")
+    ax.bar(t["count"] + 0.2, t["claimed_share"], width=0.4, color="#999", label="claimed")
+    ax.set_xticks(t["count"])
+    ax.set_xlabel("melds of the winner")
+    ax.set_ylabel("share of wins")
+    ax.set_title(f"Melds of the winners ({wins:,} wins)")
+    ax.legend()
+    if own:
+        ax.figure.tight_layout()
+    return ax
+
+
+def plot_forms(agg: Aggregate, ax=None, ruleset: Ruleset | str | None = None):
+    """Horizontal bars: the share of each hand form (regular, seven pairs, ...) among
+    complete hands (wins of a games study), log scale; forms never seen left out.
+
+    Examples
+    --------
+    >>> from mjstats.report import plot_forms, _demo_aggregate
+    >>> ax = plot_forms(_demo_aggregate())
+    >>> len(ax.patches), ax.get_xscale()
+    (2, 'log')
+    >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
+    """
+    t = form_table(agg, ruleset)
+    t = t[t["hands"] > 0].iloc[::-1]
+    ax, own = _axes(ax, (7, max(2.5, 0.35 * len(t) + 1)))
+    y = np.arange(len(t))
+    ax.barh(y, t["frequency"], color="#3b75af")
+    ax.set_yticks(y, t["form"], fontsize=8)
+    ax.set_xscale("log")
+    ax.set_xlabel(f"share of {_hand_word(agg)}")
+    ax.set_title(f"Hand forms ({agg.kind}, {_complete(agg):,} {_hand_word(agg)})")
+    if own:
+        ax.figure.tight_layout()
+    return ax
+
+
+def _hand_word(agg: Aggregate) -> str:
+    """What a games study's complete hands are: its wins."""
+    return "wins" if agg.kind == "games" else "complete hands"
+
+
 def plot_report(
     agg: Aggregate, table: str = "fans", kind: str = "lift", ax=None, top: int | None = None
 ):
     """The plot of a report table: ``"fans"``, ``"totals"``, ``"cooccurrence"``,
-    ``"shanten"`` (dealt studies), ``"seats"`` or ``"lengths"`` (games studies);
+    ``"forms"``, ``"shanten"`` (dealt studies), ``"seats"``, ``"lengths"`` or
+    ``"melds"`` (games studies);
     ``top`` limits the fans shown (fans, cooccurrence).
 
     A fan plot of an aggregate without complete hands (e.g. a dealt study,
@@ -758,8 +825,10 @@ def plot_report(
         return plot_seats(agg, ax=ax)
     if table == "lengths":
         return plot_game_lengths(agg, ax=ax)
+    if table == "melds":
+        return plot_melds(agg, ax=ax)
     fans = "cooccurrence" in agg.counters
-    if table in ("fans", "totals", "cooccurrence") and (not fans or _complete(agg) == 0):
+    if table in ("fans", "totals", "forms", "cooccurrence") and (not fans or _complete(agg) == 0):
         hint = "; plot --table shanten instead" if "shanten_hist" in agg.counters else ""
         raise ValueError(f"the {agg.kind!r} aggregate has no complete hand to plot{hint}")
     if table == "fans":
@@ -768,6 +837,8 @@ def plot_report(
         return plot_total_distribution(agg, ax=ax)
     if table == "cooccurrence":
         return plot_cooccurrence(agg, ax=ax, kind=kind, top=top or 30)
+    if table == "forms":
+        return plot_forms(agg, ax=ax)
     raise ValueError(f"no plot for table {table!r}; plots exist for {', '.join(PLOTS)}")
 
 

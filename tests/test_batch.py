@@ -144,7 +144,7 @@ def test_concat_replace_equals_repr(batch):
     with pytest.raises(TypeError):
         batch.replace(colour=1)
     assert repr(batch).splitlines()[:2] == [
-        "HandBatch(4 hands, 1 waiting)",
+        "HandBatch(4 hands: 3 winning, 1 waiting)",
         "  0: [123p]55m789p12379s+8s self-drawn",
     ]
     assert repr(HandBatch.concat([batch] * 2)).endswith("  ...")

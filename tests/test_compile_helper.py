@@ -15,7 +15,8 @@ import time
 import pytest
 
 from mjstats import compile_helper
-from mjstats.compile_helper import PLAN_COMMANDS, load_plan, trace
+from mjstats.bench.compile_plans import PLAN_COMMANDS, trace
+from mjstats.compile_helper import load_plan
 
 
 def test_the_scorer_plan_is_what_the_command_compiles():
@@ -24,7 +25,7 @@ def test_the_scorer_plan_is_what_the_command_compiles():
     fresh = trace(PLAN_COMMANDS["scorer"])
     assert fresh == plan["kernels"], (
         "the scorer's compile plan is out of date: "
-        "run `python -m mjstats.compile_helper record scorer`"
+        "run `python -m mjstats.bench.compile_plans record scorer`"
     )
 
 

@@ -21,7 +21,7 @@ import pytest
 import mjstats.kernels._jit  # noqa: F401  numba's cache folder: chosen now, before `cache` changes it
 from mjstats import compiling
 from mjstats.cli import main
-from mjstats.compiling import notice, progress_wanted, redirect, set_progress
+from mjstats.compiling import GROUPS, notice, progress_wanted, redirect, set_progress
 
 ROOT = Path(__file__).resolve().parents[1]
 HAND = "[123p]55m12379s789p+8s self-drawn"
@@ -261,6 +261,12 @@ def test_cold_start_rows_one_per_command_then_warm(monkeypatch, quick):
         "mjstats score HAND again, cache filled",
     ]
     assert {"score HAND", "study sample --n 1000"} <= set(wanted) and len(wanted) >= 3
+    if not quick:  # a row for every compiling command, and its group's estimate measured
+        commands = {a[1] if a[0] == "study" else a[0] for _, a, _ in startup.COLD_COMMANDS}
+        groups = {"score": "scorer", **{c: c for c in commands if c != "score"}}
+        assert set(groups) == {"score", "sample", "dealt", "play", "games", "analyze", "replay",
+                               "records"}  # fmt: skip
+        assert all(GROUPS[g].seconds and GROUPS[g].kernels for g in groups.values())
     cold = [c for c in calls if c[2]]
     assert len(cold) == len(wanted) and len({c[1] for c in cold}) == len(wanted)  # own caches
     warm = [c for c in calls if not c[2]]

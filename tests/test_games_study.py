@@ -9,6 +9,7 @@ the winners' hands (rebuilt by the engine tests' helper, not the study's), and t
 from __future__ import annotations
 
 import json
+import re
 
 import numba
 import numpy as np
@@ -187,10 +188,13 @@ def test_plots(ref):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    for name in ("seats", "lengths", "fans"):
+    for name in ("seats", "lengths", "fans", "melds", "forms"):
         ax = plot_report(ref, name)
         assert ax.patches
         plt.close(ax.figure)
+    ax = plot_report(ref, "fans")  # a games study's complete hands are its wins
+    assert f"{int(ref['complete'][0]):,} wins" in ax.get_title()
+    plt.close(ax.figure)
 
 
 def test_botzone_wall_and_equal_policies():
@@ -252,6 +256,24 @@ def test_cli_study_games(tmp_path, capsys, ref):
     assert "efficiency" in capsys.readouterr().out
     assert main(["report", str(out), "--table", "seats", "--out", str(tmp_path / "s.png")]) == 0
     assert (tmp_path / "s.png").stat().st_size > 0
+    assert main(["report", str(out), "--table", "melds", "--out", str(tmp_path / "m.png")]) == 0
+    assert (tmp_path / "m.png").stat().st_size > 0
+    capsys.readouterr()
+    # in the words of games: games, wins, drawn (JSON and the terminal)
+    assert main(["report", str(out), "--table", "summary", "--format", "json"]) == 0
+    row = json.loads(capsys.readouterr().out)["rows"][0]
+    assert row["games"] == N and row["wins"] == games_summary(ref)["wins"] and "drawn" in row
+    assert not {"hands", "complete", "p_legal"} & set(row)
+    # rounded for people in the terminal; the lengths no game had at either end left out
+    assert main(["report", str(out), "--table", "seats"]) == 0
+    seats = capsys.readouterr().out
+    digits = [
+        t.replace("-", "").replace(".", "").lstrip("0") for t in re.findall(r"\d+\.\d+", seats)
+    ]
+    assert digits and max(len(d) for d in digits) <= 3, seats  # 3 significant digits
+    assert main(["report", str(out), "--table", "lengths"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[3:]]
+    assert rows[0][1] != "0" and rows[-1][1] != "0", rows[:2]
     pytest.importorskip("pyarrow")
     parquet = tmp_path / "l.parquet"
     assert main(["report", str(out), "--table", "lengths", "--out", str(parquet)]) == 0

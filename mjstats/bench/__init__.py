@@ -341,8 +341,13 @@ def _notes(rows: Sequence[dict[str, Any]]) -> list[str]:
     return list(seen)
 
 
-def format_table(rows: Sequence[dict[str, Any]], env: dict[str, str] | None = None) -> str:
-    """The rows as a text table (rich), with the environment above and the notes below.
+def format_table(
+    rows: Sequence[dict[str, Any]], env: dict[str, str] | None = None, width: int = 240
+) -> str:
+    """The rows as a text table (rich), with the environment above and the notes below,
+    ``width`` columns wide at most (lines wrapped at spaces). A table wider than that
+    becomes one block per row (task and what, then the figures), and says how to get
+    the table.
 
     Examples
     --------
@@ -350,6 +355,14 @@ def format_table(rows: Sequence[dict[str, Any]], env: dict[str, str] | None = No
     >>> text = format_table([make_row("score", "x", per_s=2e6, unit="hands")], env={})
     >>> "2M hands/s" in text
     True
+    >>> row = make_row("score", "x", per_s=2e6, unit="hands")
+    >>> print(format_table([row], width=40))  # doctest: +NORMALIZE_WHITESPACE
+    score: x
+      mjstats 2M hands/s, 500 ns/item
+    (each row as a block at 40 columns; the
+    table needs 89: widen the terminal, set
+    COLUMNS, or use --markdown)
+    <BLANKLINE>
     """
     import io
 
@@ -362,13 +375,36 @@ def format_table(rows: Sequence[dict[str, Any]], env: dict[str, str] | None = No
     for row in rows:
         table.add_row(*_cells(row))
     buf = io.StringIO()
-    console = Console(file=buf, width=240, color_system=None, highlight=False)
+    console = Console(file=buf, width=width, color_system=None, highlight=False)
     if env:
-        console.print(" | ".join(f"{k}: {v}" for k, v in env.items()), soft_wrap=True)
-    console.print(table)
+        console.print(" | ".join(f"{k}: {v}" for k, v in env.items()))
+    wide = Console(file=io.StringIO(), width=10_000, color_system=None)
+    needed = wide.measure(table).maximum
+    if needed <= width:
+        console.print(table)
+    else:
+        for row in rows:
+            console.print(_block(_cells(row)))
+        console.print(
+            f"(each row as a block at {width} columns; the table needs {needed}: widen the "
+            "terminal, set COLUMNS, or use --markdown)"
+        )
     for note in _notes(rows):
-        console.print(f"- {note}", soft_wrap=True)
+        console.print(f"- {note}")
     return buf.getvalue()
+
+
+def _block(cells: list[str]) -> str:
+    """One row of the table as two lines: ``task: what``, then its figures by name."""
+    task, what, n, threads, ours, ns, peer, peer_rate, ratio, agree, goal = cells
+    figures = [f"mjstats {ours}" + (f", {ns} ns/item" if ns != "-" else "")]
+    if n != "-":
+        on = f" on {threads} thread{'' if threads == '1' else 's'}" if threads != "-" else ""
+        figures.insert(0, f"n {n}{on}")
+    if peer != "-":
+        figures.append(f"peer {peer} {peer_rate}, ratio {ratio}")
+    figures += [f"agree {agree}"] * bool(agree) + [f"goal {goal}"] * bool(goal)
+    return f"{task}: {what}\n  " + "; ".join(figures)
 
 
 def to_markdown(rows: Sequence[dict[str, Any]], env: dict[str, str] | None = None) -> str:

@@ -2,7 +2,8 @@
 
 * **cold start** (one row per command that compiles: ``score HAND``,
   ``study sample``, ``analyze`` with small sizes; without ``--quick`` also
-  ``study dealt``, ``study play`` and ``replay``): the command run by the CLI's
+  ``study dealt``, ``study play``, ``study games``, ``replay`` and ``records``;
+  :data:`mjstats.compiling.GROUPS` quotes these rows): the command run by the CLI's
   ``main`` in a new interpreter whose mjstats cache (``MJSTATS_CACHE_DIR``:
   the numba cache and the shanten tables) is an empty temporary folder of its
   own, as on the first run after installing. Numba compiles every kernel the
@@ -56,7 +57,9 @@ COLD_COMMANDS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("analyze 2367m3345p1568s16z --n 200", ("analyze", "2367m3345p1568s16z", "--n", "200"), True),
     ("study dealt --n 1000", ("study", "dealt", "--n", "1000", "--seed", "1"), False),
     ("study play --n 100", ("study", "play", "--n", "100", "--seed", "1"), False),
+    ("study games --n 50", ("study", "games", "--n", "50", "--seed", "1"), False),
     ("replay sample.txt (16 Botzone games)", ("replay", str(_SAMPLE)), False),
+    ("records sample.txt (16 Botzone games)", ("records", str(_SAMPLE)), False),
 )
 """(row label, ``mjstats`` arguments, in ``--quick``) of the cold-start rows."""
 
@@ -207,7 +210,7 @@ def task_cold_start(ctx) -> list[dict]:
         for label, args, quick in COLD_COMMANDS:
             if ctx.quick and not quick:
                 continue
-            if args[0] == "replay" and not _SAMPLE.is_file():
+            if args[0] in ("replay", "records") and not _SAMPLE.is_file():
                 note = f"{_SAMPLE} not found (it ships with the source tree); skipped"
                 rows.append(make_row("cold_start", f"mjstats {label}", unit="starts", note=note))
                 continue

@@ -152,8 +152,9 @@ def command(
             raise error from None
     winds = "ESWN"
     tiles = int(position.concealed.sum()) + 3 * position.n_melds
+    melds = f"{position.n_melds} meld{'' if position.n_melds == 1 else 's'}"
     click.echo(
-        f"hand     {position.text}  ({tiles} tiles, {position.n_melds} melds, "
+        f"hand     {position.text}  ({tiles} tiles, {melds}, "
         f"seat {winds[position.seat_wind]}, round {winds[position.round_wind]})"
     )
     if position.visible.any():

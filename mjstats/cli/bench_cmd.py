@@ -148,7 +148,10 @@ def command(
         if json_path:
             with open(json_path, "w", encoding="utf-8") as fh:
                 fh.write(json_text(document, indent=2) + "\n")
-        click.echo(to_markdown(rows, env) if markdown else format_table(rows, env), nl=False)
+        from mjstats.cli._console import width
+
+        text = to_markdown(rows, env) if markdown else format_table(rows, env, width(240))
+        click.echo(text, nl=False)
         if peer is not None:
             _print_disagreements(peer_spec, disagreements, rows[-1]["peer_n"])
     missed = [r["task"] for r in rows if r["goal_met"] is False]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
@@ -49,7 +48,7 @@ _SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".json": "json", ".md": "md",
     type=click.Choice(_FORMATS),
     default=None,
     help="Output format [default: from the --out suffix, else a terminal table]. "
-    "png draws the table's plot (fans, totals, cooccurrence, shanten, seats, lengths).",
+    "png draws the table's plot (every table but summary and payments).",
 )
 @click.option(
     "--out",
@@ -165,10 +164,13 @@ def _write_stdout(df, fmt: str, prov: dict) -> None:
 
 def _print_table(df, agg, table: str, top: int) -> None:
     """Terminal output: the study fan table for fans, the strongest pairs for
-    cooccurrence (a matrix does not fit), a rich table of the rest."""
+    cooccurrence (a matrix does not fit), a rich table of the rest, with numbers
+    rounded for people (CSV and JSON keep full precision); game lengths without the
+    lengths no game had at either end."""
     import pandas as pd
-    from rich.console import Console
     from rich.table import Table
+
+    from mjstats.cli._console import console as make_console
 
     if table == "fans":
         from mjstats.cli.study_cmd import print_fan_table
@@ -177,9 +179,13 @@ def _print_table(df, agg, table: str, top: int) -> None:
         return
     if table == "cooccurrence":
         df = _pairs(df).head(top or 30)
+    if table == "lengths":
+        played = (df["games"] > 0).to_numpy().nonzero()[0]
+        if len(played):
+            df = df.iloc[played[0] : played[-1] + 1]
     if table == "summary":
         df = pd.DataFrame({"": list(df.columns), "value": [_cell(v) for v in df.iloc[0]]})
-    console = Console() if sys.stdout.isatty() else Console(width=160)
+    console = make_console(160)
     console.print(f"[bold]{agg.kind}[/] aggregate: {table}")
     out = Table(show_edge=False, header_style="bold")
     for col in df.columns:
@@ -218,5 +224,7 @@ def _cell(v) -> str:
     import numpy as np
 
     if isinstance(v, (float, np.floating)):
-        return "" if np.isnan(v) else f"{float(v):.6g}"
+        return "" if np.isnan(v) else f"{float(v):.3g}"  # for people: 3 significant digits
+    if isinstance(v, (list, tuple)):
+        return ", ".join(_cell(x) for x in v)
     return str(v)

@@ -86,7 +86,8 @@ def command(text: tuple[str, ...], forms: tuple[str, ...], visible: str, ruleset
     overall = int(shanten(concealed, n_melds, form=form, ruleset=ruleset))
     n_tiles = int(concealed.sum())
 
-    click.echo(f"hand      {format_tiles(concealed)}  ({n_tiles} concealed, {n_melds} melds)")
+    melds = f"{n_melds} meld{'' if n_melds == 1 else 's'}"
+    click.echo(f"hand      {format_tiles(concealed)}  ({n_tiles} concealed, {melds})")
     label = {-1: "complete", 0: "ready"}.get(overall, f"{overall} away from ready")
     click.echo(f"shanten   {overall} ({label})")
     for name in forms or FORMS:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
@@ -98,33 +97,38 @@ def study_header(agg) -> str:
 
 
 def print_fan_table(agg, top: int) -> None:
-    """Print the headline and the fan-frequency table of an aggregate (rich table).
+    """Print the headline and the fan-frequency table of an aggregate (rich table),
+    with the key to its columns and convention below it.
 
     Probabilities have three significant digits (scientific below 1e-4), so
-    the rarest fans show; the table is left out when no hand is complete.
+    the rarest fans show; the table is left out when no hand is complete. The
+    table is as wide as the terminal allows (``$COLUMNS`` in a pipe, else 130):
+    below 100 columns its headers are short and the key says what they mean.
     """
-    from rich.console import Console
     from rich.table import Table
 
+    from mjstats.cli._console import console as make_console
     from mjstats.report import fan_table
     from mjstats.report import format_probability as fp
 
-    # a pipe or file gets full-width lines rather than the 80-column default
-    console = Console() if sys.stdout.isatty() else Console(width=130)
+    console = make_console(130)
     console.print(study_header(agg))
     if "cooccurrence" not in agg.counters or not agg["complete"][0]:
         return
     t = fan_table(agg)
     t = t[t["hands"] > 0].sort_values("frequency", ascending=False)
+    seen = len(t)
     if top:
         t = t.head(top)
     exact = bool(agg.params.get("exact"))
-    table = Table(show_edge=False, header_style="bold")
-    for col, justify in (("fan", "left"), ("points", "right"), ("frequency", "right")):
-        table.add_column(col, justify=justify)
+    short = console.width < 100
+    table = Table(show_edge=False, header_style="bold", pad_edge=False)
+    table.add_column("fan", justify="left")  # the one column that wraps (at spaces)
+    table.add_column("pts" if short else "points", justify="right", no_wrap=True)
+    table.add_column("P" if short else "frequency", justify="right", no_wrap=True)
     if not exact:
-        table.add_column("95% CI", justify="right")
-    table.add_column("expected points", justify="right")
+        table.add_column("95% CI", justify="right", no_wrap=True)
+    table.add_column("E\\[pts]" if short else "expected points", justify="right", no_wrap=True)
     for row in t.itertuples(index=False):
         cells = [f"{row.zh} {row.en}", str(row.points), fp(row.frequency)]
         if not exact:
@@ -132,6 +136,64 @@ def print_fan_table(agg, top: int) -> None:
         cells.append(format(float(row.expected_points), "#.3g"))
         table.add_row(*cells)
     console.print(table)
+    needed = _table_width(table)
+    if needed > console.width:
+        console.print(f"(fan names wrap: the table is {needed} columns wide; widen the terminal)")
+    for line in fan_table_key(agg, shown=len(t), seen=seen, short=short):
+        console.print(line, markup=False, highlight=False)  # wrapped at spaces
+
+
+def _table_width(table) -> int:
+    """Columns a rich table takes unwrapped."""
+    import io
+
+    from rich.console import Console
+
+    return Console(file=io.StringIO(), width=10_000).measure(table).maximum
+
+
+def fan_table_key(agg, shown: int, seen: int, short: bool = False) -> list[str]:
+    """What the fan table's columns and convention are (printed below it).
+
+    Examples
+    --------
+    >>> from mjstats.studies.aggregate import Aggregate
+    >>> agg = Aggregate("sample", {"convention": "self-drawn; East/East"}, {})
+    >>> for line in fan_table_key(agg, shown=25, seen=61)[:2]:
+    ...     print(line)
+    first 25 of the 61 fans seen, most frequent first (--top 0 prints all)
+    frequency: share of complete hands with the fan; 95% CI: its Wilson interval
+    """
+    per = "win" if agg.kind in ("games", "records", "play") else "complete hand"
+    lines = []
+    if shown < seen:
+        lines.append(
+            f"first {shown} of the {seen} fans seen, most frequent first (--top 0 prints all)"
+        )
+    names = (
+        ("P", "E[pts]", "pts: the fan's points; ")
+        if short
+        else ("frequency", "expected points", "")
+    )
+    ci = "" if agg.params.get("exact") else "; 95% CI: its Wilson interval"
+    lines.append(f"{names[2]}{names[0]}: share of {per}s with the fan{ci}")
+    lines.append(
+        f"{names[1]}: the fan's points per {per} on average (a fan scored twice in a hand "
+        "counts twice)"
+    )
+    if "cooccurrence" in agg.counters and agg.kind not in ("games", "records", "play"):
+        lines.append(
+            "P(legal | complete): share of complete hands that reach the ruleset's minimum "
+            "total (8 points in MCR)"
+        )
+    if agg.params.get("convention") or agg.kind == "dealt":
+        lines.append(
+            "convention: every hand is concealed and self-drawn, seat and round wind East, no "
+            "flowers; so it scores 不求人 Fully Concealed Hand (self-drawn included), unless a "
+            "fan that implies concealment excludes it (七对 Seven Pairs, the knitted and other "
+            "special forms), and then 自摸 Self-Drawn"
+        )
+    return lines
 
 
 def write_study_outputs(agg, out: Path) -> list[Path]:

@@ -26,7 +26,7 @@ No ``fastmath``: tile code is integer code, and fastmath buys nothing there.
 
 numba's private API, and why
 ----------------------------
-Two options here have no public equivalent in numba (checked against 0.59-0.62):
+Three things here have no public equivalent in numba (checked against 0.59-0.62):
 
 * ``_nrt=False`` (:data:`hjit`): numba offers no public switch to compile a
   function without reference counting; the scorer's batch loop is a tenth
@@ -35,6 +35,10 @@ Two options here have no public equivalent in numba (checked against 0.59-0.62):
   has no public option to type a callee's arguments without literals; the
   wrapper is the one place that changes how a call is typed, and it falls
   back to numba's own template for everything else.
+* the cache locator (:class:`_PackageCacheLocator`, from ``numba.core.caching``):
+  numba has no public hook to choose where a function caches; without it the
+  same sources in a clone and in site-packages compile twice (its docstring
+  says how it degrades should numba change).
 
 Elsewhere the package uses numba's public API (``numba.njit``,
 ``numba.prange``, ``numba.types``, ``numba.extending``), plus two documented
@@ -53,16 +57,24 @@ kernel ids) and of the packages given to :func:`mjstats.rulesets.register`:
 ``$MJSTATS_CACHE_DIR/numba/<numba>-<hash>`` (default ``~/.cache/mjstats``).
 Any change to a kernel or a ruleset starts a fresh cache. An explicit ``NUMBA_CACHE_DIR``
 wins over this.
+
+Inside that folder, a kernel of mjstats is cached under its module's place in the
+package (``mjstats/kernels/``, ...), not under the folder it was imported from, and its
+index is stamped with a hash of its source file, not the file's time
+(:class:`_PackageCacheLocator`): an editable install, a regular install and a copy of
+the same sources share one cache, so installing mjstats a second way compiles nothing.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from pathlib import Path
 
 import numba
 from numba import types
+from numba.core import caching
 
 __all__ = ["add_cache_sources", "cache_dir", "hjit", "ijit", "jit", "pjit", "use_cache_dir"]
 
@@ -105,6 +117,65 @@ def use_cache_dir() -> None:
         numba.config.CACHE_DIR = str(cache_dir())
 
 
+try:
+    _UserProvidedCacheLocator = caching.UserProvidedCacheLocator
+except AttributeError:  # numba < 0.62 names it with a leading underscore
+    _UserProvidedCacheLocator = caching._UserProvidedCacheLocator
+
+
+class _PackageCacheLocator(_UserProvidedCacheLocator):
+    """Where numba caches a kernel of this package: ``CACHE_DIR/mjstats/<subpackage>``,
+    stamped with the hash of the kernel's source file.
+
+    numba's own locator keys the cache by the absolute folder of the source file
+    (``kernels_<sha1 of /path/to/site-packages/mjstats/kernels>``) and, before numba
+    0.62, stamps the index with the file's modification time: the same sources in a
+    clone (editable install) and in site-packages were compiled twice. :func:`cache_dir`
+    already names the sources by their content, so the package-relative place and a
+    content stamp are all a kernel needs.
+
+    Private numba API, for want of a public one: numba offers no public hook to choose
+    a cache locator (``numba.core.caching`` is internal; ``NUMBA_CACHE_LOCATOR_CLASSES``
+    exists only from numba 0.62 and replaces numba's whole list). Inserting this class
+    first in ``CacheImpl._locator_classes`` (``_CacheImpl`` before 0.62) leaves every
+    other function, a user's own included, to numba's locators; should that list
+    change, mjstats' kernels fall back to numba's locators and still cache, per folder.
+    """
+
+    _package = Path(__file__).resolve().parents[1]
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        rel = Path(py_file).resolve().parent.relative_to(self._package.parent)
+        self._cache_path = os.path.join(numba.config.CACHE_DIR, *rel.parts)
+
+    def get_source_stamp(self):
+        st = os.stat(self._py_file)
+        return _source_hash(self._py_file, st.st_mtime_ns, st.st_size)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        try:
+            Path(py_file).resolve().relative_to(cls._package)
+        except (OSError, ValueError):  # not a file of this package
+            return None
+        return super().from_function(py_func, py_file)
+
+
+@functools.cache
+def _source_hash(path: str, mtime_ns: int, size: int) -> str:
+    """SHA-256 of a source file (memoized per path, modification time and size)."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _use_package_locator() -> None:
+    impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
+    classes = getattr(impl, "_locator_classes", None)
+    if isinstance(classes, list) and _PackageCacheLocator not in classes:
+        classes.insert(0, _PackageCacheLocator)
+
+
+_use_package_locator()
 use_cache_dir()
 
 

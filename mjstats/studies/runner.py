@@ -111,24 +111,21 @@ class StudyInterrupted(KeyboardInterrupt):
 
 
 def in_notebook() -> bool:
-    """True in a Jupyter kernel that can draw rich's live progress bar (ipywidgets installed).
+    """True in a Jupyter kernel, where studies show their progress as a display
+    updated in place.
 
     Examples
     --------
     >>> in_notebook()
     False
     """
-    if jupyter_shell() is None:
-        return False
-    import importlib.util
-
-    return importlib.util.find_spec("ipywidgets") is not None
+    return jupyter_shell() is not None
 
 
 @dataclass
 class _Progress:
-    """Minimal progress display: a rich bar on interactive terminals and in Jupyter
-    (a widget), silence elsewhere."""
+    """Minimal progress display: a rich bar on interactive terminals, a line updated in
+    place in Jupyter, silence elsewhere."""
 
     total: int
     unit: str
@@ -137,43 +134,120 @@ class _Progress:
     def __enter__(self) -> _Progress:
         self._bar = None
         if self.enabled:
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
+            self._bar = (
+                _JupyterBar(self.total, self.unit)
+                if in_notebook()
+                else _RichBar(self.total, self.unit)
             )
-
-            self._bar = Progress(
-                TextColumn("[progress.description]{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TextColumn(self.unit),
-                TimeElapsedColumn(),
-                TimeRemainingColumn(),
-                transient=True,
-            )
-            self._bar.__enter__()
-            self._task = self._bar.add_task("mjstats", total=self.total)
             # a compile notice becomes the bar's label while kernels compile
             self._label = redirect(self._relabel)
             self._label.__enter__()
         return self
 
     def _relabel(self, text: str | None) -> None:
-        label = "mjstats" if text is None else text.removeprefix("mjstats: ")
-        self._bar.update(self._task, description=label)  # rich redraws it from its thread
+        self._bar.relabel("mjstats" if text is None else text.removeprefix("mjstats: "))
 
     def advance(self, n: int) -> None:
         if self._bar is not None:
-            self._bar.advance(self._task, n)
+            self._bar.advance(n)
 
     def __exit__(self, *exc: object) -> None:
         if self._bar is not None:
             self._label.__exit__(*exc)
-            self._bar.__exit__(*exc)
+            self._bar.close(*exc)
+
+
+class _RichBar:
+    """rich's live progress bar (a terminal), gone when done."""
+
+    def __init__(self, total: int, unit: str) -> None:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self._bar = Progress(
+            TextColumn("[progress.description]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn(unit),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            transient=True,
+        )
+        self._bar.__enter__()
+        self._task = self._bar.add_task("mjstats", total=total)
+
+    def relabel(self, label: str) -> None:
+        self._bar.update(self._task, description=label)  # rich redraws it from its thread
+
+    def advance(self, n: int) -> None:
+        self._bar.advance(self._task, n)
+
+    def close(self, *exc: object) -> None:
+        self._bar.__exit__(*exc)
+
+
+class _JupyterBar:
+    """A study's progress in Jupyter: one text display updated in place, at most twice a
+    second, that says at the end what the study did.
+
+    Not rich's ipywidgets bar: nbclient answers each update of a widget with a message
+    back to the kernel, a backlog the kernel was still working through when a notebook
+    ended, so that the SIGINT of the kernel's shutdown logged "KeyboardInterrupt caught in
+    kernel" (notebook 02, 2 runs in 3)."""
+
+    def __init__(self, total: int, unit: str) -> None:
+        import threading
+
+        from IPython.display import display
+
+        self.total, self.unit, self.done, self.label = total, unit, 0, "mjstats"
+        self.began = self.shown = time.perf_counter()
+        self._lock = threading.Lock()  # compile notices relabel it from their thread
+        self._handle = display({"text/plain": self.text()}, raw=True, display_id=True)
+
+    def text(self, end: bool = False) -> str:
+        elapsed = time.perf_counter() - self.began
+        share = self.done / self.total if self.total else 1.0
+        if end:
+            return f"mjstats: {self.done:,} {self.unit} in {_clock(elapsed)}"
+        bar = "#" * round(24 * share) + "-" * (24 - round(24 * share))
+        left = f", about {_clock(elapsed * (1 - share) / share)} left" if 0 < share < 1 else ""
+        return (
+            f"{self.label} [{bar}] {self.done:,} of {self.total:,} {self.unit}, "
+            f"{_clock(elapsed)}{left}"
+        )
+
+    def _show(self, force: bool = False, end: bool = False) -> None:
+        with self._lock:
+            now = time.perf_counter()
+            if force or now - self.shown >= 0.5:
+                self.shown = now
+                self._handle.update({"text/plain": self.text(end)}, raw=True)
+
+    def relabel(self, label: str) -> None:
+        self.label = label
+        self._show(force=True)
+
+    def advance(self, n: int) -> None:
+        self.done += n
+        self._show()
+
+    def close(self, *exc: object) -> None:
+        self._show(force=True, end=exc[0] is None if exc else True)
+
+
+def _clock(seconds: float) -> str:
+    """``0:42``, ``12:05``, ``1:02:03``."""
+    s = round(seconds)
+    return (
+        f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+    )
 
 
 def _complement(done: list[list[int]], n: int) -> Iterator[tuple[int, int]]:
@@ -296,7 +370,7 @@ def run_study(
         short runs that are not resumed, such as ``analyze``).
     progress : bool, optional
         Show a progress bar; default: when stderr is an interactive terminal or in a
-        Jupyter notebook (with ipywidgets, ``pip install 'mjstats[jupyter]'``).
+        Jupyter notebook (a line updated in place), as :func:`mjstats.compiling.progress_wanted`.
     on_group : callable, optional
         Called as ``on_group(first, count)`` after each group is merged (testing hook).
 
@@ -338,7 +412,7 @@ def run_study(
         todo = _groups(_complement(done, n_chunks), size)
         requested = progress
         if progress is None:  # the library's setting (mjstats --quiet, $MJSTATS_PROGRESS)
-            progress = progress_wanted() and (jupyter_shell() is None or in_notebook())
+            progress = progress_wanted()
         remaining = study.total_weight() - sum(study.chunk_weight(f, c) for f, c in done)
         last_save = time.monotonic()
 
