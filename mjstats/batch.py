@@ -53,6 +53,7 @@ import numpy as np
 from mjstats._readonly import frozen
 from mjstats.errors import InvalidHandError
 from mjstats.hand import CONTEXT_FIELDS, Hand, Meld, MeldKind, _parse_fields
+from mjstats.text import parse_text_fields
 from mjstats.tiles import NO_TILE, flower_count
 from mjstats.validation import as_hand_arrays
 
@@ -256,22 +257,50 @@ class HandBatch:
         return cls(**arrays)  # text was parsed, not validated: check all rows at once
 
     @classmethod
-    def from_text(cls, texts, *, errors: str = "raise"):
-        """A batch from many hand texts at numba speed; see :func:`mjstats.text.parse_texts`.
+    def from_text(cls, texts, *, errors: str = "raise", parallel: bool | None = None):
+        """A batch from many hand texts at numba speed (:mod:`mjstats.text`).
 
-        ``texts`` is a list, a numpy array of str/bytes, a pandas Series (its
-        index becomes :attr:`index`) or the bytes of a file with one hand a line.
-        ``errors="coerce"`` returns ``(batch_of_good_rows, bad_rows_frame)``.
+        Each row is read exactly as :func:`mjstats.parse_hand` reads it (the same
+        grammar, every notation; ``docs/notation.md``), at numba speed for plain
+        MPSZ text.
+
+        Parameters
+        ----------
+        texts : list of str, numpy.ndarray of str or bytes, pandas.Series, or bytes
+            The hands. ``bytes`` are the contents of a UTF-8 file with one hand a
+            line (``\\n`` or ``\\r\\n``). A Series gives its index to the batch
+            (:attr:`index`), and so to :meth:`to_frame` and
+            ``score_batch(...).to_frame()``.
+        errors : {"raise", "coerce"}
+            ``"raise"``: an :class:`~mjstats.errors.InvalidHandError` (the subclass
+            of the first bad row's error) naming the first bad row, its problem and
+            how many rows are bad. ``"coerce"``: return ``(batch, bad)``, the batch
+            of the good rows (its ``index`` holds their labels or row numbers) and a
+            DataFrame of the bad ones with columns ``row`` (0-based position),
+            ``text`` and ``error`` (the message of ``parse_hand``).
+        parallel : bool, optional
+            Use numba's threads; by default when there are at least
+            :data:`mjstats.text.PARALLEL_MIN_ROWS` rows.
 
         Examples
         --------
         >>> texts = ["[123p]55m12379s789p+8s", "T1T2T3 B4B5B6 W7W8W9 F1F1 J1J1 +J1"]
         >>> HandBatch.from_text(texts).win_tile.tolist()
         [25, 33]
+        >>> file_bytes = b"123m456p789s11z22z+2z\\n{1111z}[5555p]123m789s1s+1s"
+        >>> HandBatch.from_text(file_bytes).n_melds.tolist()
+        [0, 2]
+        >>> good, bad = HandBatch.from_text(["123m456p789s11z22z+2z", "123m+"], errors="coerce")
+        >>> len(good), bad["row"].tolist()
+        (1, [1])
+        >>> HandBatch.from_text(["123m456p789s11z22z+2z", "12m", "1234m"])  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        mjstats.errors.TileCountError: row 1: '12m' holds 2 tiles ...; 2 bad rows in all
         """
-        from mjstats.text import parse_texts
-
-        return parse_texts(texts, errors=errors)
+        fields, index, bad = parse_text_fields(texts, errors=errors, parallel=parallel)
+        batch = cls._from_valid(fields, index=index)
+        return batch if errors == "raise" else (batch, bad)
 
     def to_frame(self):
         """One row per hand: ``hand`` (canonical text) and the context fields, on :attr:`index`.

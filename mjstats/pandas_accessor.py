@@ -44,12 +44,12 @@ class MahjongSeriesAccessor:
         self._series = series
 
     def _parse(self, errors: str):
-        from mjstats.text import parse_texts
+        from mjstats.batch import HandBatch
 
         s = self._series
         if errors == "raise":
-            return parse_texts(s.tolist()), None
-        batch, bad = parse_texts(s.tolist(), errors=errors)
+            return HandBatch.from_text(s.tolist()), None
+        batch, bad = HandBatch.from_text(s.tolist(), errors=errors)
         return batch, bad
 
     def _on_index(self, frame: pd.DataFrame, batch, bad) -> pd.DataFrame:
@@ -73,9 +73,9 @@ class MahjongSeriesAccessor:
         >>> pd.Series(["123m456p789s11z22z+2z"], index=["a"]).mj.batch().index.tolist()
         ['a']
         """
-        from mjstats.text import parse_texts
+        from mjstats.batch import HandBatch
 
-        return parse_texts(self._series, errors=errors)
+        return HandBatch.from_text(self._series, errors=errors)
 
     def score(self, ruleset="mcr", *, fan_columns: str = "present", errors: str = "raise"):
         """Score every hand: :meth:`mjstats.BatchScore.to_frame` on the Series index.

@@ -1,7 +1,7 @@
 """Hand text in bulk: lists, arrays, Series or file bytes of hand strings -> HandBatch.
 
-:func:`parse_texts` (also :meth:`mjstats.HandBatch.from_text`) joins the strings
-into one ``uint8`` buffer with row offsets and parses it with the numba kernel
+:func:`parse_text_fields` (behind :meth:`mjstats.HandBatch.from_text`) joins the
+strings into one ``uint8`` buffer with row offsets and parses it with the numba kernel
 of :mod:`mjstats.kernels.parse`. The kernel reads the common ASCII part of the
 grammar (MPSZ, honour letters, melds, ``+``, the ASCII keywords); every row it
 does not read completely (Botzone codes, Chinese, glyphs, flower names, and
@@ -16,13 +16,10 @@ unpredictable.
 
 Examples
 --------
->>> from mjstats.text import parse_texts
->>> batch = parse_texts(["[123p]55m12379s789p+8s tsumo", "W1W2W3 B4B5B6 T7T8T9 F1F1F1 J1 +J1"])
->>> batch.to_text()
-['[123p]55m789p12379s+8s self-drawn', '123m456p789s1117z+7z']
->>> good, bad = parse_texts(["123m456p789s11z22z+2z", "123m+"], errors="coerce")
->>> len(good), bad["row"].tolist()
-(1, [1])
+>>> from mjstats.text import parse_text_fields
+>>> fields, index, bad = parse_text_fields(["123m456p789s11z22z+2z", "123m+"], errors="coerce")
+>>> fields["win_tile"].tolist(), index.tolist(), bad["row"].tolist()
+([28], [0], [1])
 """
 
 from __future__ import annotations
@@ -34,7 +31,7 @@ import numpy as np
 
 from mjstats.errors import InvalidHandError
 
-__all__ = ["PARALLEL_MIN_ROWS", "parse_texts"]
+__all__ = ["PARALLEL_MIN_ROWS", "parse_text_fields"]
 
 PARALLEL_MIN_ROWS = 4096
 """Batches smaller than this are parsed (and scored by :func:`mjstats.score_text`) serially."""
@@ -191,8 +188,9 @@ def _fill_row(arrays: dict[str, np.ndarray], r: int, hand) -> None:
         arrays["values"][r, f] = getattr(hand, name)
 
 
-def parse_texts(texts, *, errors: str = "raise", parallel: bool | None = None):
-    """Parse many hand texts at once into a :class:`~mjstats.HandBatch`.
+def parse_text_fields(texts, *, errors: str = "raise", parallel: bool | None = None):
+    """Parse many hand texts at once into the fields of a :class:`~mjstats.HandBatch`
+    (what :meth:`mjstats.HandBatch.from_text` makes its batch of).
 
     Each row is read exactly as :func:`mjstats.parse_hand` reads it (the same
     grammar, every notation; ``docs/notation.md``), at numba speed for plain
@@ -218,7 +216,14 @@ def parse_texts(texts, *, errors: str = "raise", parallel: bool | None = None):
 
     Returns
     -------
-    HandBatch or (HandBatch, pandas.DataFrame)
+    fields : dict of numpy.ndarray
+        The batch's arrays (``concealed``, ``melds``, ``win_tile``, the flags and
+        values) of the good rows, valid by construction.
+    index : numpy.ndarray or None
+        The good rows' labels (a Series' index) or positions (``None``: every
+        row of a list, in order).
+    bad : pandas.DataFrame or None
+        With ``errors="coerce"``: the bad rows (``row``, ``text``, ``error``).
 
     Examples
     --------
@@ -230,7 +235,6 @@ def parse_texts(texts, *, errors: str = "raise", parallel: bool | None = None):
     ...
     mjstats.errors.TileCountError: row 1: '12m' holds 2 tiles ...; 2 bad rows in all
     """
-    from mjstats.batch import HandBatch
     from mjstats.hand import parse_hand
     from mjstats.kernels import parse as kernel
 
@@ -287,9 +291,8 @@ def parse_texts(texts, *, errors: str = "raise", parallel: bool | None = None):
         keep[[r for r, _, _ in bad]] = False
         fields = {name: arr[keep] for name, arr in fields.items()}
         index = np.flatnonzero(keep) if index is None else index[keep]
-    batch = HandBatch._from_valid(fields, index=index)
     if errors == "raise":
-        return batch
+        return fields, index, None
     import pandas as pd
 
     frame = pd.DataFrame(
@@ -301,4 +304,4 @@ def parse_texts(texts, *, errors: str = "raise", parallel: bool | None = None):
     )
     if rows.index is not None and bad:
         frame.index = rows.index[frame["row"].to_numpy()]
-    return batch, frame
+    return fields, index, frame

@@ -1,4 +1,4 @@
-"""The batch parser (HandBatch.from_text / mjstats.text.parse_texts) against parse_hand.
+"""The batch parser (HandBatch.from_text, over mjstats.text.parse_text_fields) against parse_hand.
 
 Every row must give what parse_hand gives: the same Hand, or the same error (type
 and message) in the coerce table and the raise message. Inputs: random valid hands
@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from mjstats import HandBatch, parse_hand
 from mjstats.errors import InvalidHandError, TileCountError
 from mjstats.kernels import parse as kernel
-from mjstats.text import _Rows, _tables, parse_texts
+from mjstats.text import _Rows, _tables
 from mjstats.tiles import NOTATIONS
 
 _FLAG_SPELLINGS = {
@@ -96,7 +96,7 @@ def random_texts(n: int, seed: int = SEED, mutated: float = 0.3) -> list[str]:
 
 
 def _check_identical(texts) -> tuple[HandBatch, pd.DataFrame]:
-    batch, bad = parse_texts(texts, errors="coerce")
+    batch, bad = HandBatch.from_text(texts, errors="coerce")
     expected = [_expected(t) for t in texts]
     bad_rows = set(bad["row"].tolist())
     assert bad_rows == {i for i, e in enumerate(expected) if isinstance(e, tuple)}
@@ -175,7 +175,8 @@ def test_inputs_of_every_kind():
         assert HandBatch.from_text(given_).equals(ref), type(given_)
     assert len(HandBatch.from_text([])) == 0 and len(HandBatch.from_text(b"")) == 0
     for parallel in (True, False):
-        assert parse_texts(texts * 10, parallel=parallel).equals(HandBatch.from_hands(texts * 10))
+        batch = HandBatch.from_text(texts * 10, parallel=parallel)
+        assert batch.equals(HandBatch.from_hands(texts * 10))
 
 
 def test_odd_rows():
