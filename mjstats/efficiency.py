@@ -49,6 +49,11 @@ from mjstats.errors import (
     TileCountError,
     UnknownRulesetError,
 )
+from mjstats.html import discard_html
+from mjstats.kernels import shanten as K
+from mjstats.kernels.tables import get_tables
+from mjstats.rulesets import get_ruleset
+from mjstats.tiles import TILES, format_tiles
 from mjstats.validation import as_counts34, fail_rows
 
 __all__ = [
@@ -77,8 +82,6 @@ _BIT = np.int64(1) << np.arange(34, dtype=np.int64)
 
 @cache
 def _ruleset_forms(ruleset: str) -> tuple[str, ...]:
-    from mjstats.rulesets import get_ruleset
-
     try:
         return tuple(get_ruleset(ruleset).shanten_forms)
     except UnknownRulesetError:
@@ -268,8 +271,6 @@ def shanten(counts, melds=0, form=None, ruleset="mcr"):
     ...
     mjstats.errors.TileCountError: concealed tiles + 3 x melds must be 13 or 14 (got 12)
     """
-    from mjstats.kernels import shanten as K
-    from mjstats.kernels.tables import get_tables
 
     forms = _form_mask(form, ruleset)
     matrix, mcount, single = _prepare(counts, melds, None)  # the kernel counts the tiles
@@ -289,9 +290,6 @@ def shanten(counts, melds=0, form=None, ruleset="mcr"):
 
 @notice("shanten")
 def _useful(counts, melds, form, ruleset):
-    from mjstats.kernels import shanten as K
-    from mjstats.kernels.tables import get_tables
-
     forms = _form_mask(form, ruleset)
     matrix, mcount, single = _prepare(counts, melds, (13,))
     n = matrix.shape[0]
@@ -451,8 +449,6 @@ class DiscardTable:
         """
         import pandas as pd
 
-        from mjstats.tiles import TILES
-
         sl = (lambda a: a) if row is None else (lambda a: a[row])
         sh = sl(self.shanten)
         if sh.ndim != 1:
@@ -474,14 +470,10 @@ class DiscardTable:
         return df.reset_index(drop=True)
 
     def _repr_html_(self) -> str:
-        from mjstats.html import discard_html
-
         return discard_html(self)
 
 
 def _mpsz(flags: np.ndarray) -> str:
-    from mjstats.tiles import format_tiles
-
     return format_tiles(flags.astype(np.uint8))
 
 
@@ -513,8 +505,6 @@ def discard_table(counts, melds=0, visible=None, form=None, ruleset="mcr") -> Di
     >>> int(t.shanten.argmin()), int(t.useful_copies[30])  # cut 4z, then 1z/3z: 4 left
     (30, 4)
     """
-    from mjstats.kernels import shanten as K
-    from mjstats.kernels.tables import get_tables
 
     forms = _form_mask(form, ruleset)
     matrix, mcount, single = _prepare(counts, melds, (14,))

@@ -100,6 +100,7 @@ from mjstats.errors import (
     InvalidTileError,
     TileCountError,
 )
+from mjstats.html import hand_html
 from mjstats.tiles import (
     BOTZONE_CODES,
     CHOW_START_MASK,
@@ -730,8 +731,6 @@ class Hand:
         return f"Hand.from_text({str(self)!r})"
 
     def _repr_html_(self) -> str:
-        from mjstats.html import hand_html
-
         return hand_html(self)
 
     # -- PyMahjongGB

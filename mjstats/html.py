@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from mjstats.tiles import TILE_GLYPHS
+
 __all__ = ["batch_html", "batch_score_html", "discard_html", "hand_html"]
 
 ROWS = 10
@@ -153,7 +155,6 @@ def discard_html(table) -> str:
     >>> "🀃" in html and html.index("4z") < html.index("1m")
     True
     """
-    from mjstats.tiles import TILE_GLYPHS
 
     batch = table.shanten.ndim == 2
     n = len(table.shanten) if batch else 1

@@ -38,6 +38,8 @@ from typing import Any
 
 import numpy as np
 
+from mjstats._version import __version__
+
 __all__ = [
     "PARQUET_KEY",
     "json_text",
@@ -94,7 +96,6 @@ def provenance(source: Any = None, /, *, kind: str | None = None, **extra: Any) 
     >>> p["kind"], p["ruleset"], p["seed"], sorted(p)[:3]
     ('demo', 'mcr', None, ['command', 'kind', 'mjstats_version'])
     """
-    from mjstats._version import __version__
 
     params: Mapping[str, Any] = {}
     if source is not None and hasattr(source, "params") and hasattr(source, "kind"):

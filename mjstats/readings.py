@@ -17,6 +17,21 @@ from dataclasses import dataclass
 import numpy as np
 
 from mjstats.errors import InvalidHandError
+from mjstats.hand import Hand, parse_hand
+from mjstats.kernels.decompose import (
+    KNITTED,
+    MAX_DECOMPOSITIONS,
+    enumerate_regular,
+    honors_knitted_kind,
+    is_nine_gates,
+    is_seven_pairs,
+    is_seven_shifted_pairs,
+    is_thirteen_orphans,
+    knitted_body,
+    suit_table,
+)
+from mjstats.tiles import format_tiles
+from mjstats.validation import as_counts34
 
 __all__ = ["Reading", "decompose"]
 
@@ -45,8 +60,6 @@ class Reading:
 
 
 def _fmt(ids) -> str:
-    from mjstats.tiles import format_tiles
-
     c = np.zeros(34, dtype=np.uint8)
     for t in ids:
         c[int(t)] += 1
@@ -60,12 +73,6 @@ def _set_text(kind: int, tile: int) -> str:
 
 
 def _regular(counts: np.ndarray, melds_text: list[str]) -> list[Reading]:
-    from mjstats.kernels.decompose import (
-        MAX_DECOMPOSITIONS,
-        enumerate_regular,
-        suit_table,
-    )
-
     sets = np.zeros((MAX_DECOMPOSITIONS, 4, 2), dtype=np.uint8)
     pairs = np.zeros(MAX_DECOMPOSITIONS, dtype=np.uint8)
     n = enumerate_regular(np.ascontiguousarray(counts, dtype=np.uint8), suit_table(), sets, pairs)
@@ -108,18 +115,6 @@ def decompose(hand) -> list[Reading]:
     >>> [str(r) for r in decompose("[123p]55m12379s789p+8s")]
     ['[123p] 789p 123s 789s 55m']
     """
-    from mjstats.hand import Hand, parse_hand
-    from mjstats.kernels.decompose import (
-        KNITTED,
-        honors_knitted_kind,
-        is_nine_gates,
-        is_seven_pairs,
-        is_seven_shifted_pairs,
-        is_thirteen_orphans,
-        knitted_body,
-    )
-    from mjstats.tiles import format_tiles
-    from mjstats.validation import as_counts34
 
     if isinstance(hand, str):
         if any(ch in hand for ch in "+[{"):

@@ -53,13 +53,24 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from mjstats._readonly import read_only
+from mjstats.batch import FIELDS, HandBatch
 from mjstats.compiling import notice
 from mjstats.errors import InvalidContextError, InvalidHandError, UnknownRulesetError
 from mjstats.hand import CONTEXT_FIELDS, Hand, _parse_fields, _sorted_melds
+from mjstats.html import batch_score_html
+from mjstats.kernels.bounds import first_out_of_bounds
+from mjstats.kernels.decompose import KNITTED, suit_table
+from mjstats.kernels.scoring import (
+    PROBLEM_CONTEXT,
+    PROBLEM_COPIES,
+    context_problems,
+    context_problems_serial,
+)
 from mjstats.rulesets import get_ruleset
 from mjstats.rulesets.base import Ruleset
 from mjstats.rulesets.mcr import FORMS as MCR_FORMS
 from mjstats.text import PARALLEL_MIN_ROWS
+from mjstats.tiles import TILES, format_tiles
 from mjstats.validation import fail_rows
 
 __all__ = ["FORM_NAMES", "BatchScore", "Fan", "Score", "score", "score_batch"]
@@ -171,8 +182,6 @@ class Score:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        from mjstats.tiles import format_tiles
-
         esc = html.escape
         hand = self.hand
         try:
@@ -362,8 +371,6 @@ class BatchScore:
         return pd.DataFrame(data, index=self.index)
 
     def _repr_html_(self) -> str:
-        from mjstats.html import batch_score_html
-
         return batch_score_html(self)
 
     def __repr__(self) -> str:
@@ -393,7 +400,6 @@ def _form_names(rs: Ruleset) -> tuple[str, ...]:
 
 def _check_context(concealed, melds, win, self_drawn, last_of_kind, kong_win, *, batch):
     """Reject win contexts the hand contradicts (InvalidContextError, first bad row)."""
-    from mjstats.kernels.scoring import context_problems, context_problems_serial
 
     n = len(win)
     if n == 0:
@@ -416,7 +422,6 @@ def _check_context(concealed, melds, win, self_drawn, last_of_kind, kong_win, *,
 def _raise_context(codes, concealed, win, *, batch) -> None:
     """Raise the InvalidContextError of the first row whose code (of
     :func:`mjstats.kernels.scoring.context_problems`) is not 0."""
-    from mjstats.tiles import TILES
 
     held = concealed[np.arange(len(win)), np.where(win == _NO_TILE, 0, win)]
 
@@ -451,7 +456,6 @@ _FLAGS = CONTEXT_FIELDS[:4]  # the boolean fields (the kernels take them as bool
 
 
 def _run(arrays: dict, rs: Ruleset, want_sets: bool):
-    from mjstats.kernels.decompose import suit_table
     from mjstats.rulesets.dispatch import kernel_spec
 
     kernel = rs.kernel  # the ruleset's binding (see mjstats.rulesets)
@@ -479,7 +483,6 @@ def _run(arrays: dict, rs: Ruleset, want_sets: bool):
 def _check_bounds(concealed, melds, win_tile) -> None:
     """Refuse rows whose indices would read out of bounds (a batch changed behind
     the API's back: its arrays are frozen and validated, see mjstats._readonly)."""
-    from mjstats.kernels.bounds import first_out_of_bounds
 
     row = first_out_of_bounds(concealed, melds, win_tile)
     if row >= 0:
@@ -513,8 +516,6 @@ def _fans_frame_of(fans: tuple) -> Any:
 
 @functools.lru_cache(maxsize=4096)
 def _tiles_text(ids: tuple[int, ...]) -> str:
-    from mjstats.tiles import format_tiles
-
     c = np.zeros(34, dtype=np.uint8)
     for t in ids:
         c[t] += 1
@@ -542,8 +543,6 @@ def _format_sets(
     hand, form: int, sets_row: np.ndarray, form_names: tuple[str, ...] = FORM_NAMES
 ) -> tuple[str, ...]:
     """Readable parts of the chosen reading."""
-    from mjstats.kernels.decompose import KNITTED
-    from mjstats.tiles import format_tiles
 
     tiles = _tiles_text
     one = _set_text
@@ -588,7 +587,6 @@ class _One(NamedTuple):
 
 
 def _one_of(rs: Ruleset) -> _One:
-    from mjstats.kernels.decompose import suit_table
     from mjstats.rulesets.dispatch import kernel_spec
 
     spec = kernel_spec(rs)
@@ -688,7 +686,6 @@ class _RowFields(Mapping):
 def _raise_problems(problems: int, arrays: _RowFields, fields, hand, one: _One) -> None:
     """The error of a row the kernel refused, in the order of the checks of
     :func:`score_batch` (hand validation, shared context, the ruleset's, bounds)."""
-    from mjstats.kernels.scoring import PROBLEM_CONTEXT, PROBLEM_COPIES
 
     if problems & PROBLEM_COPIES:  # validation says how (text is not validated as a Hand)
         if fields is not None:
@@ -825,7 +822,6 @@ def score_batch(batch, ruleset="mcr") -> BatchScore:
     >>> r.fans.loc[r.fan_counts[0] > 0, "zh"].tolist()
     ['三色双龙会', '坎张']
     """
-    from mjstats.batch import FIELDS, HandBatch
 
     rs = _resolve(ruleset)
     if not isinstance(batch, HandBatch):

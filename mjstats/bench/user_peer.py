@@ -46,6 +46,9 @@ from collections.abc import Callable
 from numbers import Real
 from typing import Any
 
+import mjstats
+from mjstats.bench.tasks.context import FULL, QUICK, Context, _agree, _peer_rows
+
 __all__ = ["PEER_INPUTS", "bench_peer", "load_peer", "peer_input", "peer_total"]
 
 PEER_INPUTS = ("auto", "hand", "kwargs")
@@ -176,8 +179,6 @@ def bench_peer(
         ``mjstats`` (total), ``peer`` (total, or None) and ``error`` (what the
         peer raised, or None).
     """
-    import mjstats
-    from mjstats.bench.tasks.context import FULL, QUICK, Context, _agree, _peer_rows
 
     mode = peer_input(fn, given)
     label = name or getattr(fn, "__qualname__", None) or repr(fn)

@@ -26,7 +26,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mjstats.errors import DataFileError
+from mjstats.rulesets import get_ruleset
 from mjstats.studies.aggregate import Aggregate, _jsonable, atomic_write_bytes, read_json
+from mjstats.studies.kinds import KINDS, make_study
 
 if TYPE_CHECKING:
     from mjstats.studies.runner import Study
@@ -117,9 +119,6 @@ def study_from_params(kind: Any, params: Any) -> Study:
     3
     """
     import inspect
-
-    from mjstats.rulesets import get_ruleset
-    from mjstats.studies.kinds import KINDS, make_study
 
     if kind not in KINDS or not isinstance(params, dict):
         raise DataFileError(f"unknown study kind {kind!r}")

@@ -15,7 +15,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from mjstats.batch import HandBatch
+from mjstats.kernels.accumulate import TOTAL_BINS
 from mjstats.rulesets import Ruleset, get_ruleset
+from mjstats.scorer import score_batch
+from mjstats.studies.exact import ExactStudy
+from mjstats.studies.kernels.profile_diff import ACC_HEAD, ACC_NAMES, DELTA_BINS, KINDS
+from mjstats.studies.runner import _Progress, default_group_size, in_notebook
 
 __all__ = ["diff"]
 
@@ -171,9 +177,6 @@ def _table(fig: _Figures) -> Any:
 def _sampled_figures(
     ra: Ruleset, rb: Ruleset, n: int, seed: int, examples: int, hands, weights=None
 ) -> _Figures:
-    from mjstats.batch import HandBatch
-    from mjstats.scorer import score_batch
-
     if hands is None:
         from mjstats.studies.generate_wins import generate_wins
 
@@ -234,12 +237,6 @@ def _exact_figures(
     """The exact diff's figures; ``study`` (default the exact study of ``ra``) and
     ``groups`` (``(first, count)`` chunk ranges, default all) restrict it."""
     import sys
-
-    from mjstats.batch import HandBatch
-    from mjstats.kernels.accumulate import TOTAL_BINS
-    from mjstats.studies.exact import ExactStudy
-    from mjstats.studies.kernels.profile_diff import ACC_HEAD, ACC_NAMES, DELTA_BINS, KINDS
-    from mjstats.studies.runner import _Progress, default_group_size, in_notebook
 
     if ra.name != rb.name or ra.tiles != rb.tiles:
         raise ValueError(

@@ -50,7 +50,7 @@ from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.rulesets.dispatch import kernel_spec
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.kernels.dealt import dealt_chunks
-from mjstats.studies.runner import Study, chunked_weight, study_count, study_seed
+from mjstats.studies.runner import Study, chunked_weight, run_study, study_count, study_seed
 from mjstats.studies.summaries import shanten_table
 
 __all__ = ["DealtStudy", "dealt", "shanten_table", "useful_table"]
@@ -234,7 +234,6 @@ def dealt(n: int, seed: int, **options: Any) -> Aggregate:
     >>> list(shanten_table(dealt(1000, seed=1, per_form=True, progress=False)).columns)[:3]
     ['shanten', 'regular', 'seven_pairs']
     """
-    from mjstats.studies.runner import run_study
 
     study_keys = {"tiles", "useful", "ruleset", "per_form"}
     study = DealtStudy(n, seed, **{k: v for k, v in options.items() if k in study_keys})

@@ -44,7 +44,7 @@ from mjstats.studies.kernels.exact import (
 )
 from mjstats.studies.kernels.profile_diff import diff_counters
 from mjstats.studies.patterns import BlockSpace, regular_space, seven_pairs_space
-from mjstats.studies.runner import Study
+from mjstats.studies.runner import Study, run_study
 
 __all__ = [
     "ExactStudy",
@@ -331,7 +331,6 @@ def exact(ruleset: str | Ruleset = "mcr", **run_options: Any) -> Aggregate:
     >>> agg = exact()  # doctest: +SKIP
     >>> exact_summary(agg)["distinct_complete_hands"]  # doctest: +SKIP
     """
-    from mjstats.studies.runner import run_study
 
     return run_study(ExactStudy(ruleset), **run_options)
 

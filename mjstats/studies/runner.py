@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mjstats._version import __version__
+from mjstats.arguments import check_count, check_seed
 from mjstats.compiling import jupyter_shell, notice, progress_wanted, redirect
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.checkpoint import load_checkpoint, save_checkpoint
@@ -292,7 +294,6 @@ def study_seed(seed: Any) -> int:
     ...
     mjstats.errors.InvalidArgumentError: seed must be an integer 0 to 2**64-1, got 1.5 (float)
     """
-    from mjstats.arguments import check_seed
 
     return check_seed(seed)
 
@@ -308,7 +309,6 @@ def study_count(name: str, n: Any) -> int:
     ...
     mjstats.errors.InvalidArgumentError: n must be an integer 0 to 2**63-1, got 10.5 (float)
     """
-    from mjstats.arguments import check_count
 
     return check_count(name, n)
 
@@ -456,7 +456,6 @@ def run_study(
             result = study.run_chunks(0, 0)
         if ckpt is not None:
             save_checkpoint(ckpt, study, result, done)
-    from mjstats._version import __version__
 
     result.meta.setdefault("mjstats_version", __version__)
     return result

@@ -34,7 +34,7 @@ from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.exact import ExactStudy, complete_weights
 from mjstats.studies.kernels.sample import sample_chunks
 from mjstats.studies.patterns import BlockSpace
-from mjstats.studies.runner import Study, chunked_weight, study_count, study_seed
+from mjstats.studies.runner import Study, chunked_weight, run_study, study_count, study_seed
 
 __all__ = ["SampleStudy", "sample"]
 
@@ -147,6 +147,5 @@ def sample(n: int, seed: int, ruleset: str | Ruleset = "mcr", **run_options: Any
     >>> int(agg["complete"][0])
     10000
     """
-    from mjstats.studies.runner import run_study
 
     return run_study(SampleStudy(n, seed, ruleset), **run_options)

@@ -18,8 +18,10 @@ from typing import Any
 
 import numpy as np
 
+from mjstats import HandBatch
 from mjstats.bench import peers
 from mjstats.bench.measure import deal, make_row, num_threads, time_calls
+from mjstats.studies.generate_wins import generate_wins
 
 __all__ = ["FULL", "QUICK", "RIICHI_FORMS", "Context", "Sizes"]
 
@@ -140,8 +142,6 @@ class Context:
 
     def wins(self, style: str, n: int):
         """A HandBatch of the first ``n`` generated wins of ``style`` (repeated if n > the pool)."""
-        from mjstats import HandBatch
-        from mjstats.studies.generate_wins import generate_wins
 
         pool = self.sizes.score_hands
         if style not in self._wins:

@@ -12,6 +12,8 @@ from mjstats.bench.tasks.context import (
     _load_peers,
     _peer_rows,
 )
+from mjstats.games import play_games
+from mjstats.games.engine import POLICIES
 
 GAME_GOALS = {"random": 100_000, "efficiency": 20_000, "fan-aware": None}
 """Games a second the four-player engine must reach on all cores (issue 17)."""
@@ -44,8 +46,6 @@ def task_games(ctx: Context) -> list[dict]:
     ``mjstats.games.play_games``: all cores against the goals (random >= 100,000,
     efficiency >= 20,000 games/s), and one thread against riichienv timed here
     (one-hand riichi games, first legal action) and the published riichi figures."""
-    from mjstats.games import play_games
-    from mjstats.games.engine import POLICIES
 
     n_eff = ctx.sizes.games
     found, absent = _load_peers(("riichienv",))

@@ -6,14 +6,13 @@ from mjstats.bench.measure import make_row, num_threads, time_calls
 from mjstats.bench.tasks.context import (
     Context,
 )
+from mjstats.records import read_botzone
 
 
 def task_records(ctx: Context) -> list[dict]:
     """Reading Botzone records (replay + win reconstruction) vs a bare Python line split."""
     import tempfile
     from pathlib import Path
-
-    from mjstats.records import read_botzone
 
     sample = Path(__file__).resolve().parents[2] / "tests" / "data" / "botzone" / "sample.txt"
     what = "read_botzone: replay, rebuild wins"

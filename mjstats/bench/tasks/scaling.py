@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+import mjstats
 from mjstats.bench.measure import make_row, num_threads, time_calls
 from mjstats.bench.tasks.context import (
     Context,
@@ -15,8 +16,6 @@ from mjstats.bench.tasks.shanten import _kernel_shanten
 def task_threads(ctx: Context) -> list[dict]:
     """Thread scaling: wall-time rate on all cores vs 1 thread (needs idle cores)."""
     import numba
-
-    import mjstats
 
     k_all = numba.config.NUMBA_NUM_THREADS
     hands = ctx.hands13(ctx.sizes.hands)
@@ -67,7 +66,6 @@ def task_threads(ctx: Context) -> list[dict]:
 
 def task_batch_size(ctx: Context) -> list[dict]:
     """Rate by batch size (hands per call): shows the fixed cost of one call."""
-    import mjstats
 
     rows = []
     for n in ctx.sizes.batch_sizes:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+import mjstats
 from mjstats.bench.tasks.context import (
     Context,
     _agree,
@@ -13,12 +14,12 @@ from mjstats.bench.tasks.context import (
     _peer_rows,
     _read,
 )
+from mjstats.records import read_botzone
 
 
 def _gb_score_calls(ctx: Context, batch) -> tuple[list, list]:
     """The PyMahjongGB peer call on the first hands of ``batch`` (its keyword
     arguments built here, outside the timing), checked against score_batch."""
-    import mjstats
 
     m = min(ctx.sizes.peer_score_hands, len(batch))
     found, absent = _load_peers(("pymahjonggb",))
@@ -43,8 +44,6 @@ def _gb_score_calls(ctx: Context, batch) -> tuple[list, list]:
 
 
 def _score_task(ctx: Context, task: str, style: str, what: str) -> list[dict]:
-    import mjstats
-
     batch = ctx.wins(style, ctx.sizes.score_hands)
     calls, absent = _gb_score_calls(ctx, batch)
     # Two rows: score_batch as called (numba's threads, all cores), which the goal
@@ -89,7 +88,6 @@ def task_score_text(ctx: Context) -> list[dict]:
     """Hand text in, totals out, end to end: ``HandBatch.from_text`` + ``score_batch``
     on all cores vs ``MahjongFanCalculator`` given the same hands as its own
     keyword arguments (built before the timing, so the peer parses nothing)."""
-    import mjstats
 
     batch = ctx.wins("mixed", ctx.sizes.score_hands)
     texts = batch.to_text()  # canonical hand text, one string a hand
@@ -120,8 +118,6 @@ def _real_hands(ctx: Context) -> tuple[list, str]:
     else the first generated mixed wins; and where they come from."""
     from pathlib import Path
 
-    from mjstats.records import read_botzone
-
     data = Path(__file__).resolve().parents[2] / "tests" / "data" / "botzone"
     files = [data / "sample.txt", *sorted((data / "judge-logs").glob("*.json"))]
     if files[0].is_file():
@@ -134,7 +130,6 @@ def _real_hands(ctx: Context) -> tuple[list, str]:
 def task_score_one(ctx: Context) -> list[dict]:
     """One hand a call: ``mjstats.score(text)`` and ``score(Hand)`` vs
     ``MahjongFanCalculator(**kwargs)`` on the same real hands (goal <= 20 us a call)."""
-    import mjstats
 
     texts, source = _real_hands(ctx)
     hands = [mjstats.parse_hand(t) for t in texts]

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+import mjstats
 from mjstats.bench import peers
 from mjstats.bench.measure import make_row, num_threads, time_calls
 from mjstats.bench.tasks.context import (
@@ -19,12 +20,15 @@ from mjstats.bench.tasks.context import (
     _load_peers,
     _peer_rows,
 )
+from mjstats.efficiency import _form_mask
+from mjstats.kernels.shanten import shanten_batch
+from mjstats.kernels.tables import get_tables
+from mjstats.tiles import BOTZONE_CODES
 
 
 def _shanten_vs_gb(ctx: Context, task: str, what: str, ours) -> list[dict]:
     """``ours(hands)`` (a no-argument callable timing all-forms shanten of ``hands``)
     against PyMahjongGB ``MahjongShanten``; goal >= 100x."""
-    import mjstats
 
     hands = ctx.hands13(ctx.sizes.hands)
     sample = hands[: ctx.sizes.peer_hands]
@@ -59,7 +63,6 @@ def _shanten_vs_gb(ctx: Context, task: str, what: str, ours) -> list[dict]:
 
 def task_shanten(ctx: Context) -> list[dict]:
     """All MCR forms through ``mjstats.shanten`` vs PyMahjongGB ``MahjongShanten``; goal >= 100x."""
-    import mjstats
 
     return _shanten_vs_gb(
         ctx, "shanten", "all 5 MCR forms, 13-tile deals", lambda h: lambda: mjstats.shanten(h)
@@ -68,9 +71,6 @@ def task_shanten(ctx: Context) -> list[dict]:
 
 def _kernel_shanten(hands: np.ndarray, form) -> Callable[[], Any]:
     """A call of the batch shanten kernel alone on validated arrays (no input checks)."""
-    from mjstats.efficiency import _form_mask
-    from mjstats.kernels.shanten import shanten_batch
-    from mjstats.kernels.tables import get_tables
 
     matrix = np.ascontiguousarray(hands, dtype=np.uint8)
     melds = np.zeros(len(matrix), dtype=np.uint8)
@@ -110,7 +110,6 @@ def task_shanten_kernel(ctx: Context) -> list[dict]:
 
 def task_shanten_regular(ctx: Context) -> list[dict]:
     """Regular form vs the riichi ``mahjong`` library; goal <= 50 ns per hand per thread."""
-    import mjstats
 
     hands = ctx.hands13(ctx.sizes.hands)
     sample = hands[: ctx.sizes.slow_peer_hands]
@@ -145,7 +144,6 @@ def task_shanten_regular(ctx: Context) -> list[dict]:
 
 def task_shanten_riichi_forms(ctx: Context) -> list[dict]:
     """Regular + seven pairs + thirteen orphans vs the Rust peers xiangting and riichienv."""
-    import mjstats
 
     hands = ctx.hands13(ctx.sizes.hands)
     sample = hands[: ctx.sizes.peer_hands]
@@ -191,8 +189,6 @@ def task_shanten_riichi_forms(ctx: Context) -> list[dict]:
 
 def task_useful_tiles(ctx: Context) -> list[dict]:
     """Useful tiles (regular form) vs PyMahjongGB ``RegularShanten``; goal >= 50x."""
-    import mjstats
-    from mjstats.tiles import BOTZONE_CODES
 
     hands = ctx.hands13(ctx.sizes.hands)
     sample = hands[: ctx.sizes.slow_peer_hands]

@@ -10,13 +10,13 @@ from mjstats.bench.measure import make_row, num_threads, time_calls
 from mjstats.bench.tasks.context import (
     Context,
 )
+from mjstats.studies import KINDS, make_study, run_study
 
 # --------------------------------------------------------------------------- studies
 
 
 def task_exact(ctx: Context) -> list[dict]:
     """Run time of the exact enumeration (a timed fraction of it in quick mode)."""
-    from mjstats.studies import make_study, run_study
 
     study = make_study("exact")
     n_chunks, total = study.n_chunks(), study.n_total
@@ -67,8 +67,6 @@ def task_exact(ctx: Context) -> list[dict]:
 
 
 def _study_task(ctx: Context, kind: str, n: int, what: str, unit: str, **params) -> list[dict]:
-    from mjstats.studies import KINDS, make_study, run_study
-
     if kind not in KINDS:
         return [
             make_row(

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from mjstats.errors import InvalidContextError, InvalidTileError
+from mjstats.tiles import TILES
 from mjstats.validation import fail_rows
 
 __all__ = ["check_context"]
@@ -21,8 +23,6 @@ def check_context(arrays: dict, *, batch: bool) -> None:
     """Reject what the two-player game cannot hold: dots or bamboo tiles, seats
     other than East (dealer) and West, a round other than East, unknown
     situation bits and situation bits the hand contradicts."""
-    from mjstats.errors import InvalidContextError, InvalidTileError
-    from mjstats.tiles import TILES
 
     conc = np.asarray(arrays["concealed"], dtype=np.uint8)
     melds = np.asarray(arrays["melds"], dtype=np.uint8)
