@@ -4,7 +4,7 @@ A change that is meant to make the engine faster without changing what it
 plays must leave this fingerprint as it was: run it on the old and the new tree
 (the same seed and counts) and compare. It hashes, for each policy and wall,
 the per-game results, the fan counts, the final state vectors and the move logs
-of ``--games`` games (``mjstats.kernels.game.play_games``, the engine's kernel,
+of ``--games`` games (``mjstats.games.kernels.play_games``, the engine's kernel,
 with the tile checks on), and prints one digest per combination and one over
 all.
 
@@ -25,8 +25,8 @@ import numpy as np
 
 def fingerprint(n: int, seed: int, policy: str, wall: str) -> str:
     """SHA-256 (hex) of ``n`` games of ``policy`` at every seat on ``wall``."""
+    from mjstats.games import kernels as G
     from mjstats.games.engine import engine_context
-    from mjstats.kernels import game as G
     from mjstats.rules import get_ruleset
 
     rs = get_ruleset("mcr")

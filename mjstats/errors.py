@@ -15,6 +15,7 @@ __all__ = [
     "InvalidHandError",
     "InvalidMeldError",
     "InvalidTileError",
+    "RecordError",
     "TileCountError",
     "UnknownRulesetError",
 ]
@@ -148,3 +149,56 @@ class GameError(ValueError):
     ...     print(exc)
     game 0: policy returned an illegal action: seat 1 returned 'pung ...' in its ...
     """
+
+
+class RecordError(ValueError):
+    """A game record is malformed, truncated or inconsistent.
+
+    The message names the source and the line (text data set) or log entry (JSON
+    judge log) where the problem was found, and the match id when known.
+
+    Attributes
+    ----------
+    source : str
+        File name (or ``"<text>"`` for records passed as a string).
+    line : int or None
+        1-based line number in the text data set, or the index of the entry in
+        the JSON log's ``logs`` list.
+    match_id : str or None
+        Botzone match id of the game.
+    problem : str
+        What is wrong, without the location.
+
+    Examples
+    --------
+    >>> from mjstats.records import RecordError, read_botzone
+    >>> try:
+    ...     read_botzone("Match x\\nWind 9\\n")
+    ... except RecordError as err:
+    ...     print(err.line, err.problem)
+    2 bad 'Wind' line (expected 'Wind 0'..'Wind 3')
+    """
+
+    def __init__(
+        self,
+        problem: str,
+        source: str,
+        line: int | None = None,
+        match_id: str | None = None,
+        json_entry: bool = False,
+    ):
+        self.problem = problem
+        self.source = source
+        self.line = line
+        self.match_id = match_id
+        self.json_entry = json_entry
+        where = source
+        if line is not None:
+            where += f", log entry {line}" if json_entry else f", line {line}"
+        msg = f"{where}: {problem}"
+        if match_id:
+            msg += f" (match {match_id})"
+        super().__init__(msg)
+
+    def __reduce__(self):
+        return type(self), (self.problem, self.source, self.line, self.match_id, self.json_entry)

@@ -27,7 +27,7 @@ import numpy as np
 
 from mjstats import score_batch
 from mjstats.games import game_rules, play_games
-from mjstats.kernels import game as G
+from mjstats.games import kernels as G
 from mjstats.studies.games import winning_hands
 
 CHUNK = 50_000

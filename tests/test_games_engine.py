@@ -1,4 +1,4 @@
-"""Invariants of the four-player MCR game engine (mjstats.kernels.game, mjstats.games).
+"""Invariants of the four-player MCR game engine (mjstats.games.kernels, mjstats.games).
 
 Seeded runs of whole games with the built-in policies, both walls, checked in
 chunks by tests/games_invariants.py (shared with the two-player tests): every tile
@@ -24,7 +24,7 @@ from games_invariants import (
 )
 
 from mjstats.games import GameOptionError, play_games
-from mjstats.kernels import game as G
+from mjstats.games import kernels as G
 from mjstats.kernels._jit import jit
 from mjstats.kernels.shanten import shanten_one
 from mjstats.rules import get_ruleset
@@ -262,7 +262,7 @@ def _shanten_drops(walls, pick, melds, forms, tab):
 
 @pytest.mark.parametrize("melds", [0, 1, 2])
 def test_shanten_falls_at_most_one_a_draw(melds):
-    """What the engine's shanten floor (S_SHANTEN_FLOOR, kernels/game.py waits) rests
+    """What the engine's shanten floor (S_SHANTEN_FLOOR, games/rules.py waits) rests
     on: a draw and a discard lower a seat's shanten by at most one, all forms."""
     from mjstats.kernels.shanten import ALL_FORMS
     from mjstats.kernels.tables import get_tables

@@ -22,8 +22,8 @@ from numba import njit
 
 from mjstats.errors import GameError
 from mjstats.games import GameOptionError, play_games
+from mjstats.games import kernels as G
 from mjstats.games.engine import seat_policies
-from mjstats.kernels import game as G
 
 SCORES = ["score0", "score1", "score2", "score3"]
 

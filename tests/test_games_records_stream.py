@@ -61,7 +61,7 @@ def test_written_records_read_back_legal_and_matched(whole):
 
 
 def test_a_stopped_game_writes_the_blocks_before_it(tmp_path, monkeypatch):
-    from mjstats.kernels import game as G
+    from mjstats.games import kernels as G
 
     real = E._run_kernel
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from mjstats.games import kernels as G
 from mjstats.games.replay import _Engine, _Game, _text_wall
-from mjstats.kernels import game as G
 from mjstats.records.check import botzone_ruleset
 from mjstats.tiles import parse_tiles
 

@@ -1,4 +1,4 @@
-"""Two-seat games of 二人麻将 in the game engine (mjstats.kernels.game, mjstats.games).
+"""Two-seat games of 二人麻将 in the game engine (mjstats.games.kernels, mjstats.games).
 
 Seeded whole games with the built-in policies, checked in chunks by
 tests/games_invariants.py (shared with the MCR tests): the tile invariants after
@@ -19,7 +19,7 @@ from conftest import scaled
 from games_invariants import CHUNK, P_MIN, assert_seats_win_alike, check_games, seats_p_value
 
 from mjstats.games import GameOptionError, engine_context, play_games
-from mjstats.kernels import game as G
+from mjstats.games import kernels as G
 from mjstats.rules import get_ruleset
 from mjstats.studies.games import games as games_study
 from mjstats.studies.games import seat_table

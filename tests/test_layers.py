@@ -228,3 +228,57 @@ def test_asking_for_a_ruleset_loads_no_study(name):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def deferred_without_reason(source: str) -> list[int]:
+    """Lines of imports of mjstats modules made inside a function with no comment
+    saying why: on the import's own line, or on the comment line(s) just above it
+    (a group of imports shares one comment)."""
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    missing = []
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Import, ast.ImportFrom)) or _type_checking_only(node, parents):
+            continue
+        names = (
+            [node.module or ""]
+            if isinstance(node, ast.ImportFrom)
+            else [a.name for a in node.names]
+        )
+        if not any(n == "mjstats" or n.startswith("mjstats.") for n in names):
+            continue
+        outer = node
+        while outer in parents and not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            outer = parents[outer]
+        if outer not in parents and not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue  # a module-level import
+        row = node.lineno - 1
+        while row >= 0 and "#" not in lines[row]:
+            above = lines[row - 1].strip() if row else ""
+            if not (above.startswith(("from ", "import ", "#")) or above.endswith((",", "("))):
+                break
+            row -= 1
+        if row < 0 or "#" not in lines[row]:
+            missing.append(node.lineno)
+    return missing
+
+
+def test_deferred_imports_say_why():
+    """An import inside a function remains only where import time needs it, and says so."""
+    bad = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in _FILES.values()
+        for line in deferred_without_reason(path.read_text(encoding="utf-8"))
+    ]
+    assert not bad, "deferred imports without a reason comment:\n" + "\n".join(bad)
+
+
+def test_the_deferred_import_check_can_fail():
+    plain = "def f():\n    from mjstats.batch import HandBatch\n    return HandBatch\n"
+    assert deferred_without_reason(plain) == [2]
+    said = (
+        "def f():\n    # deferred: numba loads on first use\n    from mjstats.batch import Batch\n"
+    )
+    assert deferred_without_reason(said) == []
+    assert deferred_without_reason("from mjstats.batch import HandBatch\n") == []

@@ -11,10 +11,7 @@ from conftest import scaled
 
 import mjstats
 from mjstats.errors import UnknownRulesetError
-from mjstats.kernels._jit import jit
-from mjstats.kernels.decompose import suit_table
-from mjstats.kernels.play import R_DRAW, R_PASSED, R_SIZE, R_TOTAL, play_game
-from mjstats.kernels.policies import (
+from mjstats.games.discard_policies import (
     DISCARD_ORDER,
     W_FANS,
     discard_needs,
@@ -22,6 +19,9 @@ from mjstats.kernels.policies import (
     fan_aware,
     new_policy_work,
 )
+from mjstats.games.solitaire import R_DRAW, R_PASSED, R_SIZE, R_TOTAL, play_solitaire
+from mjstats.kernels._jit import jit
+from mjstats.kernels.decompose import suit_table
 from mjstats.kernels.rng import chunk_states
 from mjstats.kernels.shanten import shanten_one, useful_one
 from mjstats.kernels.tables import get_tables
@@ -349,7 +349,7 @@ def run_game(hand_text, wall_text, n_draws, tab, last_tile=False, policy_id=0):
     unseen = (4 - counts).astype(np.int64)
     work = new_policy_work(N_FANS, suit_table())
     res = np.zeros(R_SIZE, np.int64)
-    won = play_game(
+    won = play_solitaire(
         None, wall, n_draws, last_tile, False, counts, np.zeros((4, 2), np.uint8), 0, unseen,
         ctx_of(policy_id), tab, work, res,
     )  # fmt: skip

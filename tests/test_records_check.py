@@ -18,10 +18,10 @@ from mjstats.records import (
     check_records,
     judge_fan_counts,
     read_botzone,
-    records_aggregate,
 )
 from mjstats.report import load_aggregate, payments
 from mjstats.rules import get_ruleset
+from mjstats.studies.records import records_aggregate
 
 DATA = Path(__file__).parent / "data" / "botzone"
 SAMPLE = DATA / "sample.txt"

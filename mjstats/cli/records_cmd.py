@@ -69,7 +69,8 @@ def command(path, check, json_path, skip_bad, out, top):
       mjstats records tests/data/botzone/judge-logs --check --json check.json
       mjstats records tests/data/botzone/ --skip-bad --out results/botzone --top 0
     """
-    from mjstats.records import RecordError, check_records, read_botzone, records_aggregate
+    from mjstats.records import RecordError, check_records, read_botzone
+    from mjstats.studies.records import records_aggregate
 
     try:
         records = read_botzone(path, skip_bad=skip_bad)

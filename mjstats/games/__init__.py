@@ -1,7 +1,7 @@
 """The game engine: four-player MCR hands (局) played by numba policies, and replays
 of real Botzone games through it.
 
-The kernels are in :mod:`mjstats.kernels.game` (state layout, legal actions,
+The kernels are in :mod:`mjstats.games.kernels` (state layout, legal actions,
 claims, payments); this package validates options, runs games and replays records.
 
 Examples

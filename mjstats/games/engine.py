@@ -9,7 +9,7 @@ import pandas as pd
 
 from mjstats.compiling import notice
 from mjstats.errors import GameError, InvalidArgumentError, UnknownRulesetError
-from mjstats.kernels import game as G
+from mjstats.games import kernels as G
 from mjstats.rulesets import Ruleset, get_ruleset
 
 __all__ = [
@@ -44,7 +44,7 @@ _PHASES = {G.PH_OWN: "own turn", G.PH_CLAIM: "answer to a discard", G.PH_ROB: "a
 
 
 def describe_action(a: int) -> str:
-    """``"discard 5p"`` for an action code of :mod:`mjstats.kernels.game`.
+    """``"discard 5p"`` for an action code of :mod:`mjstats.games.kernels`.
 
     Examples
     --------
@@ -178,9 +178,9 @@ def user_policy_type(n_fans: int = 82):
 
     ``int64(view int64[::1], acts int64[::1], n_acts int64, ctx int64[::1],
     tab ShantenTables, work tuple)``: ``view`` is what the seat sees
-    (:func:`mjstats.kernels.game.make_view`, ``V_*`` layout), ``acts[:n_acts]``
+    (:func:`mjstats.games.kernels.make_view`, ``V_*`` layout), ``acts[:n_acts]``
     the legal actions (``kind * 64 + tile``; on an answer ``acts[0]`` is pass),
-    ``ctx`` the seat's policy context (:mod:`mjstats.kernels.policies`),
+    ``ctx`` the seat's policy context (:mod:`mjstats.games.discard_policies`),
     ``tab`` the shanten tables, ``work`` the policy scratch tuple. The function
     returns one of the actions.
 
@@ -201,7 +201,7 @@ def user_policy_type(n_fans: int = 82):
 
 
 def _user_functions(seats: list) -> tuple | None:
-    """The 8 functions of :func:`mjstats.kernels.game.play_games_custom` (own turns of
+    """The 8 functions of :func:`mjstats.games.kernels.play_games_custom` (own turns of
     seats 0-3, then answers), or None when every seat plays a built-in policy. Seats
     with a built-in policy, and the seats a two-seat game leaves empty, get any user
     function: the kernel never calls it."""
@@ -223,7 +223,7 @@ def _run_kernel(user, first, n, seed, gctx, pctx, tab, suits, n_fans, out, fans,
         return
     from numba.core.errors import NumbaError
 
-    from mjstats.kernels.play import custom_kernel
+    from mjstats.games.solitaire import custom_kernel
 
     kernel = custom_kernel(
         G.play_games_custom, args, n_fans, ftypes=(user_policy_type(n_fans),) * 8
@@ -251,10 +251,10 @@ def engine_context(ruleset, wall: str, round_wind: int, policy, check: bool = Fa
     >>> int(gctx[G.G_MINIMUM]), pctx.shape
     (8, (4, 8))
     """
+    from mjstats.games.discard_policies import policy_context
     from mjstats.kernels.decompose import suit_table
     from mjstats.kernels.tables import get_tables
     from mjstats.rulesets.dispatch import kernel_spec
-    from mjstats.studies.play import game_context
 
     rs = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
     rules = game_rules(rs)
@@ -292,7 +292,7 @@ def engine_context(ruleset, wall: str, round_wind: int, policy, check: bool = Fa
     gctx[G.G_SITUATIONS] = int(rules.situations)
     gctx[G.G_TILES] = rules.tiles
     gctx[G.G_WALL_FLOWERS] = rules.flowers if wall == "shared" else 0
-    pctx = np.stack([game_context(rs, 0, w, int(round_wind)) for w in winds])
+    pctx = np.stack([policy_context(rs, 0, w, int(round_wind)) for w in winds])
     gctx[G.G_FORMS] = pctx[0, 2]
     return gctx, pctx, get_tables(), suit_table()
 
@@ -301,7 +301,7 @@ class GameRules(NamedTuple):
     """A ruleset's game rules as the engine takes them (from its kernel binding).
 
     ``seat_winds``: the wind of each seat in play, seat 0 the dealer; ``claims``:
-    mask of ``mjstats.kernels.game.CLAIM_*``; ``situations``: whether the engine
+    mask of ``mjstats.games.kernels.CLAIM_*``; ``situations``: whether the engine
     derives the situation bits (天胡 ...); ``tiles``: mask of the tile kinds in the
     wall (four copies each); ``flowers``: flowers in the shared wall; ``rounds``:
     the round winds the scorer accepts (None: any).
@@ -474,7 +474,7 @@ def play_games(
         Number of the first game: games ``first .. first + n - 1`` of the seed are
         played (a study plays its chunks this way).
     check : bool
-        Verify the tile invariants (:func:`mjstats.kernels.game.check_tiles`) after
+        Verify the tile invariants (:func:`mjstats.games.kernels.check_tiles`) after
         every step; a broken one is error code ``E_INVARIANT``.
     keep_state : bool
         Also return the final state vectors (int64 (n, N_STATE)).

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mjstats.kernels import game as G
+from mjstats.games import kernels as G
 from mjstats.records.names import JUDGE_NAMES
 from mjstats.tiles import BOTZONE_CODES
 

@@ -1,4 +1,4 @@
-"""Replay of real Botzone games through the game engine (:mod:`mjstats.kernels.game`).
+"""Replay of real Botzone games through the game engine (:mod:`mjstats.games.kernels`).
 
 Both record formats are turned into one list of *moves* (what the text data set
 writes: ``(seat, verb, tile, ignored claims)``) plus the wall, then driven through
@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from mjstats.compiling import notice
-from mjstats.kernels import game as G
+from mjstats.games import kernels as G
 from mjstats.records.names import judge_fan_counts
 from mjstats.tiles import BOTZONE_CODES
 

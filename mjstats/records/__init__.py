@@ -4,8 +4,9 @@
 official text data set and JSON judge logs), replays every game and returns a
 :class:`RecordSet`: the winning hands as a :class:`~mjstats.HandBatch` plus what
 the judge recorded (fans, totals) as a pandas DataFrame. :func:`check_records`
-scores every win and compares it with the judge; :func:`records_aggregate` gives
-the fan statistics of the real wins as a study aggregate (for :mod:`mjstats.report`).
+scores every win and compares it with the judge;
+:func:`mjstats.studies.records.records_aggregate` gives the fan statistics of the
+real wins as a study aggregate (for :mod:`mjstats.report`).
 
 Examples
 --------
@@ -22,7 +23,6 @@ from mjstats.records.check import (
     RecordCheck,
     botzone_ruleset,
     check_records,
-    records_aggregate,
 )
 from mjstats.records.names import JUDGE_NAMES, judge_fan_counts
 
@@ -37,5 +37,4 @@ __all__ = [
     "check_records",
     "judge_fan_counts",
     "read_botzone",
-    "records_aggregate",
 ]

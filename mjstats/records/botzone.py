@@ -60,6 +60,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from mjstats.errors import RecordError
 from mjstats.kernels import records as rp
 from mjstats.tiles import BOTZONE_CODES
 
@@ -120,59 +121,6 @@ def _fan_points() -> dict[str, int]:
 
 FAN_POINTS: dict[str, int] = _fan_points()
 """Points of one occurrence of each MCR fan, by the Chinese names the judge uses."""
-
-
-class RecordError(ValueError):
-    """A game record is malformed, truncated or inconsistent.
-
-    The message names the source and the line (text data set) or log entry (JSON
-    judge log) where the problem was found, and the match id when known.
-
-    Attributes
-    ----------
-    source : str
-        File name (or ``"<text>"`` for records passed as a string).
-    line : int or None
-        1-based line number in the text data set, or the index of the entry in
-        the JSON log's ``logs`` list.
-    match_id : str or None
-        Botzone match id of the game.
-    problem : str
-        What is wrong, without the location.
-
-    Examples
-    --------
-    >>> from mjstats.records import RecordError, read_botzone
-    >>> try:
-    ...     read_botzone("Match x\\nWind 9\\n")
-    ... except RecordError as err:
-    ...     print(err.line, err.problem)
-    2 bad 'Wind' line (expected 'Wind 0'..'Wind 3')
-    """
-
-    def __init__(
-        self,
-        problem: str,
-        source: str,
-        line: int | None = None,
-        match_id: str | None = None,
-        json_entry: bool = False,
-    ):
-        self.problem = problem
-        self.source = source
-        self.line = line
-        self.match_id = match_id
-        self.json_entry = json_entry
-        where = source
-        if line is not None:
-            where += f", log entry {line}" if json_entry else f", line {line}"
-        msg = f"{where}: {problem}"
-        if match_id:
-            msg += f" (match {match_id})"
-        super().__init__(msg)
-
-    def __reduce__(self):
-        return type(self), (self.problem, self.source, self.line, self.match_id, self.json_entry)
 
 
 @dataclass(frozen=True, eq=False)

@@ -5,7 +5,7 @@ Every win that :func:`~mjstats.records.read_botzone` reconstructs is scored with
 (:func:`botzone_ruleset`: MCR with 明暗杠 = 5 and flower points counting toward
 the 8-fan minimum). :func:`check_records` compares the result with the fans the
 judge recorded (names mapped by :mod:`mjstats.records.names`) and explains every
-difference; :func:`records_aggregate` turns the scored wins into the same
+difference; :func:`mjstats.studies.records.records_aggregate` turns the scored wins into the same
 fan-statistics :class:`~mjstats.studies.aggregate.Aggregate` as a study (kind
 ``"records"``), with the real win types, so every report of :mod:`mjstats.report`
 (payments included) works on real play.
@@ -25,14 +25,12 @@ from mjstats.rulesets import Ruleset, get_ruleset
 
 if TYPE_CHECKING:
     from mjstats.records.botzone import RecordSet
-    from mjstats.studies.aggregate import Aggregate
 
 __all__ = [
     "BOTZONE_OPTIONS",
     "RecordCheck",
     "botzone_ruleset",
     "check_records",
-    "records_aggregate",
     "score_records",
 ]
 
@@ -303,61 +301,6 @@ def _diff(rs, judge, computed, recorded_total, computed_total, unknown) -> str:
 
 def _py(v: Any) -> Any:
     return v.item() if isinstance(v, np.generic) else v
-
-
-def records_aggregate(records: RecordSet, ruleset: Ruleset | str | None = None) -> Aggregate:
-    """Fan statistics of the real wins, as a study aggregate of kind ``"records"``.
-
-    Every win is one hand, scored with ``ruleset`` (default
-    :func:`botzone_ruleset`); its real win type (self-drawn, or on a discard,
-    robbing a kong included: the konger pays like a discarder) goes to the
-    payment histograms. The counters are those of
-    :func:`mjstats.kernels.accumulate.accumulate_score` plus ``games``,
-    ``drawn``, ``aborted`` and ``bad`` (the record counts), so aggregates of
-    several files merge with ``+``.
-
-    Examples
-    --------
-    >>> from mjstats.records import read_botzone
-    >>> from mjstats.records.check import records_aggregate, _DEMO_GAME
-    >>> from mjstats.report import payments
-    >>> agg = records_aggregate(read_botzone(_DEMO_GAME))
-    >>> agg.kind, int(agg["complete"][0]), int(agg["games"][0])
-    ('records', 1, 1)
-    >>> payments(agg)[["win", "hands", "mean_payment"]].head(2)
-              win  hands  mean_payment
-    0     discard      1          44.0
-    1  self-drawn      0           NaN
-    """
-    from mjstats.kernels.accumulate import TOTAL_BINS, empty_counters
-    from mjstats.studies.aggregate import Aggregate
-
-    rs = botzone_ruleset() if ruleset is None else get_ruleset(ruleset)
-    scored = score_records(records, rs)
-    n_forms = len(rs.forms)
-    c = empty_counters(rs.n_fans, n_forms)
-    ok = scored.total >= 0
-    fc = scored.fan_counts[ok].astype(np.int64)
-    present = (fc > 0).astype(np.int64)
-    total = scored.total[ok].astype(np.int64)
-    try:
-        flower_points = fc[:, rs.fan_id("flower_tiles")] * int(rs.points[rs.fan_id("flower_tiles")])
-    except KeyError:
-        flower_points = np.zeros(len(total), np.int64)
-    drawn = np.asarray(records.batch.self_drawn, bool)[ok].astype(np.int64)
-    c["hands"][0] = len(scored.total)
-    c["complete"][0] = int(ok.sum())
-    c["legal"][0] = int(scored.legal.sum())
-    c["fan_count"] += fc.sum(axis=0)
-    c["cooccurrence"] += present.T @ present
-    np.add.at(c["total_hist"], (drawn, np.minimum(total, TOTAL_BINS - 1)), 1)
-    np.add.at(c["base_hist"], np.minimum(total - flower_points, TOTAL_BINS - 1), 1)
-    c["form_count"] += np.bincount(scored.form[ok], minlength=n_forms)[:n_forms]
-    for name in ("games", "drawn", "aborted", "bad"):
-        c[name] = np.array([getattr(records, name)], np.int64)
-    params = {"ruleset": rs.spec, "options": dict(rs.options)}
-    meta = {"sources": sorted(set(records.recorded["source"]))}
-    return Aggregate("records", params, c, meta)
 
 
 _DEMO_GAME = """Match demo

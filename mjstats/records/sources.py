@@ -37,7 +37,7 @@ import json
 import os
 from pathlib import Path
 
-from mjstats.records.botzone import RecordError
+from mjstats.errors import RecordError
 
 __all__ = ["LOOKED_FOR", "record_files", "sniff_format"]
 

@@ -30,7 +30,7 @@ A ruleset package holds everything about its game variant:
     - ``check_context(arrays, batch=...)``: the ruleset's own context validation
       (raising :class:`~mjstats.errors.InvalidContextError` and the like);
     - ``FAN_PLANS``: whether the fan-aware policy's plans
-      (:mod:`mjstats.kernels.policies`) are this ruleset's fans (MCR's); when
+      (:mod:`mjstats.games.discard_policies`) are this ruleset's fans (MCR's); when
       False it plays the efficiency policy.
 
 The registry: the packages under ``mjstats/rulesets/`` are found at first use

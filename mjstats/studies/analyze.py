@@ -7,7 +7,7 @@ candidate the table gives
 * ``shanten`` after the discard (minimum over the ruleset's forms), the
   ``useful`` tiles (those that lower it) and their unseen copies ``outs``;
 * by Monte Carlo (``n`` playouts of at most ``draws`` draws, with a policy
-  choosing the later discards, see :mod:`mjstats.kernels.play`):
+  choosing the later discards, see :mod:`mjstats.games.solitaire`):
   ``p_win`` = P(a legal win within ``draws`` draws), ``mean_fan`` = E[fan
   total | win] (flowers excluded), ``exp_points`` = E[points received] =
   P(win) x E[payment | win], where the payment of a self-drawn win is the
@@ -46,12 +46,12 @@ import pandas as pd
 
 from mjstats.compiling import notice
 from mjstats.errors import InvalidHandError, TileCountError
+from mjstats.games.discard_policies import policy_context
 from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.play import (
     _options_param,
     _PicklableRuleset,
-    game_context,
     resolve_policy,
     wall_tiles,
 )
@@ -279,7 +279,7 @@ class AnalyzeStudy(_PicklableRuleset, Study):
             self.candidates = np.flatnonzero(position.concealed).astype(np.int64)
         else:
             self.candidates = np.array([-1], dtype=np.int64)
-        self.ctx = game_context(
+        self.ctx = policy_context(
             self.ruleset, self.policy_id, position.seat_wind, position.round_wind
         )
 
@@ -318,7 +318,7 @@ class AnalyzeStudy(_PicklableRuleset, Study):
         return "playouts"
 
     def run_chunks(self, first: int, count: int) -> Aggregate:
-        from mjstats.kernels import play as K
+        from mjstats.games import solitaire as K
         from mjstats.kernels.decompose import suit_table
         from mjstats.kernels.rng import chunk_states
         from mjstats.kernels.tables import get_tables
@@ -469,7 +469,7 @@ def analysis_table(agg: Aggregate) -> pd.DataFrame:
     >>> row["discard"], int(row["shanten"]), row["useful"], int(row["outs"])
     ('-', 0, '13z', 4)
     """
-    from mjstats.kernels.policies import CTX_FORMS
+    from mjstats.games.discard_policies import CTX_FORMS
     from mjstats.kernels.shanten import useful_one
     from mjstats.kernels.tables import get_tables
     from mjstats.tiles import TILES, format_tiles

@@ -6,7 +6,7 @@ two for the two-player ruleset (East and West; per-seat counters have two rows),
 claims, kongs, robbing a kong where allowed, flowers on the shared wall, and the
 ruleset's payments.
 Game ``i`` of seed ``s`` gets its wall and its random choices from ``(s, i)``
-alone (:func:`mjstats.kernels.game.game_rng`), so the numbers do not depend on
+alone (:func:`mjstats.games.kernels.game_rng`), so the numbers do not depend on
 the chunk size, the threads, the backend or a resume.
 
 Results (:class:`~mjstats.studies.aggregate.Aggregate` counters, all integer sums
@@ -234,7 +234,7 @@ def winning_hands(table: pd.DataFrame, final: np.ndarray, ruleset: Ruleset | Non
     True
     """
     from mjstats.batch import HandBatch
-    from mjstats.kernels import game as G
+    from mjstats.games import kernels as G
 
     if ruleset is None:
         from mjstats.rulesets import get_ruleset
@@ -278,7 +278,7 @@ def game_counters(
     """The counters of the module docstring for games ``first ..`` of a study, played by
     :func:`~mjstats.games.play_games` (with ``keep_state=True``)."""
     from mjstats.games import GameError
-    from mjstats.kernels import game as G
+    from mjstats.games import kernels as G
     from mjstats.kernels.accumulate import TOTAL_BINS, empty_counters
     from mjstats.scorer import score_batch
 

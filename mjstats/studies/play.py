@@ -16,12 +16,12 @@ to only one of the four players, so counting 妙手回春 on every player's fina
 draw would inflate the wins on the last draw. No kongs are declared (a fourth
 copy stays in the hand).
 
-Policies (see :mod:`mjstats.kernels.policies`): ``"efficiency"`` (fewest
+Policies (see :mod:`mjstats.games.discard_policies`): ``"efficiency"`` (fewest
 shanten, then most unseen useful copies), ``"fan-aware"`` (steers toward a
 target that reaches 8 fan), or your own numba function::
 
     from mjstats.kernels._jit import jit
-    from mjstats.kernels.policies import efficiency
+    from mjstats.games.discard_policies import efficiency
 
     @jit
     def my_policy(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, work):
@@ -33,11 +33,11 @@ target that reaches 8 fan), or your own numba function::
     agg = play(10_000, seed=1, policy=my_policy)
 
 A user policy is any ``@jit`` function with the policy signature of
-:mod:`mjstats.kernels.policies` (define it at module level so it can be pickled
+:mod:`mjstats.games.discard_policies` (define it at module level so it can be pickled
 to Dask workers). The game kernels receive it as a function pointer, so they
 are compiled once and cached on disk; a new process compiles only the policy
 itself. For a policy you use often, make it a built-in instead (one function
-and one branch in :func:`mjstats.kernels.policies.builtin_policy`).
+and one branch in :func:`mjstats.games.discard_policies.builtin_policy`).
 
 Results (:class:`~mjstats.studies.aggregate.Aggregate` counters): the fan
 statistics of :mod:`mjstats.kernels.accumulate` with one "hand" per game and
@@ -57,7 +57,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mjstats.errors import UnknownRulesetError
+from mjstats.games.discard_policies import policy_context
 from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.runner import Study, chunked_weight, run_study, study_seed
@@ -73,7 +73,7 @@ def resolve_policy(policy: str | Callable) -> tuple[str, int, Callable | None]:
 
     Built-ins are named (``"efficiency"``, ``"fan-aware"``; ``_`` and case are
     ignored). A user policy is a numba ``@jit`` function with the policy
-    signature of :mod:`mjstats.kernels.policies`; its name in study parameters
+    signature of :mod:`mjstats.games.discard_policies`; its name in study parameters
     is ``"custom:module.function"``.
 
     Examples
@@ -81,7 +81,7 @@ def resolve_policy(policy: str | Callable) -> tuple[str, int, Callable | None]:
     >>> resolve_policy("fan_aware")[:2]
     ('fan-aware', 1)
     """
-    from mjstats.kernels.policies import BUILTIN_POLICIES
+    from mjstats.games.discard_policies import BUILTIN_POLICIES
 
     if isinstance(policy, str):
         key = policy.lower().replace("_", "-")
@@ -98,40 +98,6 @@ def resolve_policy(policy: str | Callable) -> tuple[str, int, Callable | None]:
         f"policy must be a name ({', '.join(BUILTIN_POLICIES)}) or a numba @jit function, "
         f"got {type(policy).__name__}"
     )
-
-
-def game_context(
-    ruleset: Ruleset, policy_id: int, seat_wind: int = 0, round_wind: int = 0
-) -> np.ndarray:
-    """The int64 context vector of the game kernels (``CTX_*`` slots of the policies module).
-
-    Examples
-    --------
-    >>> from mjstats.rules import get_ruleset
-    >>> game_context(get_ruleset("mcr"), 0)[:4].tolist()
-    [0, 0, 31, 8]
-    """
-    from mjstats.kernels import policies as P
-    from mjstats.kernels.shanten import FORM_BITS
-    from mjstats.rulesets.dispatch import kernel_spec
-
-    try:
-        spec = kernel_spec(ruleset)
-    except ValueError as exc:  # no binding, or not registered
-        raise UnknownRulesetError(f"ruleset {ruleset.name!r} has no game kernels: {exc}") from None
-    ctx = np.zeros(P.CTX_SIZE, dtype=np.int64)
-    ctx[P.CTX_POLICY] = policy_id
-    ctx[P.CTX_RULESET] = spec.ruleset_id
-    forms = 0
-    for name in ruleset.shanten_forms:
-        forms |= FORM_BITS[name]
-    ctx[P.CTX_FORMS] = forms
-    ctx[P.CTX_MINIMUM] = spec.minimum
-    ctx[P.CTX_SEAT] = seat_wind
-    ctx[P.CTX_ROUND] = round_wind
-    ctx[P.CTX_OPTS] = spec.opts
-    ctx[P.CTX_FAN_PLANS] = bool(ruleset.kernel.FAN_PLANS)
-    return ctx
 
 
 def wall_tiles(ruleset: Ruleset, remove: np.ndarray | None = None) -> np.ndarray:
@@ -259,7 +225,7 @@ class PlayStudy(_PicklableRuleset, Study):
         self.last_tile = bool(last_tile)
         self.seat_wind = int(seat_wind)
         self.round_wind = int(round_wind)
-        self.ctx = game_context(self.ruleset, self.policy_id, self.seat_wind, self.round_wind)
+        self.ctx = policy_context(self.ruleset, self.policy_id, self.seat_wind, self.round_wind)
 
     def params(self) -> dict[str, Any]:
         p = {
@@ -292,7 +258,7 @@ class PlayStudy(_PicklableRuleset, Study):
         return "games"
 
     def run_chunks(self, first: int, count: int) -> Aggregate:
-        from mjstats.kernels import play as K
+        from mjstats.games import solitaire as K
         from mjstats.kernels.accumulate import chunk_counters, sum_counters
         from mjstats.kernels.decompose import suit_table
         from mjstats.kernels.rng import chunk_states

@@ -36,7 +36,7 @@ __all__ = [
     "score_single",
 ]
 
-#: the fan-aware policy's plans (mjstats.kernels.policies) are MCR's fans
+#: the fan-aware policy's plans (mjstats.games.discard_policies) are MCR's fans
 FAN_PLANS = True
 new_work = kernel.new_work
 #: the batch fields ``score_rows`` takes after (concealed, melds, win_tile): all

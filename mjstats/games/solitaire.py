@@ -7,7 +7,7 @@ A game starts from a concealed hand (dealt 13 tiles in ``play``; given in
 in random order. Nobody else plays: no claims, no other draws. Each draw adds
 the wall's next tile; if the hand is then a *legal* win of the ruleset (MCR:
 at least 8 fan, flowers excluded) the game ends with that self-drawn win.
-Otherwise the policy (:mod:`mjstats.kernels.policies`) picks a discard. The
+Otherwise the policy (:mod:`mjstats.games.discard_policies`) picks a discard. The
 game ends without a win after ``draws`` draws (or when the wall is empty).
 
 Win context: self-drawn; seat and round wind from the context vector; 和绝张
@@ -21,7 +21,7 @@ Randomness: a game consumes its generator only to order the wall
 draws of game ``g`` of a chunk are the same whatever the policy: policies
 compared with one seed see the same walls (common random numbers).
 
-Kernels are generic in the policy: :func:`play_game` takes a user policy as
+Kernels are generic in the policy: :func:`play_solitaire` takes a user policy as
 a function argument, or None for the built-in policy chosen by
 ``ctx[CTX_POLICY]`` (called directly as a global; numba does not cache code
 that holds a jitted function as a constant). The entry points for built-in
@@ -38,9 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from mjstats.kernels._jit import ijit, jit, pjit
-from mjstats.kernels.accumulate import accumulate_chunk
-from mjstats.kernels.policies import (
+from mjstats.games.discard_policies import (
     CTX_FORMS,
     INFO_NEED,
     W_FANS,
@@ -49,6 +47,8 @@ from mjstats.kernels.policies import (
     new_policy_work,
     score_win,
 )
+from mjstats.kernels._jit import ijit, jit, pjit
+from mjstats.kernels.accumulate import accumulate_chunk
 from mjstats.kernels.rng import shuffle_prefix
 from mjstats.kernels.shanten import shanten_one
 
@@ -66,11 +66,11 @@ __all__ = [
     "game_step",
     "play_chunks",
     "play_chunks_custom",
-    "play_game",
+    "play_solitaire",
     "policy_type",
 ]
 
-# result vector of play_game
+# result vector of play_solitaire
 R_DRAW = 0  # draw (1-based) of the legal win, 0 = no win
 R_TOTAL = 1  # fan total of the win (flowers excluded), -1 = no win
 R_FORM = 2  # form code of the win
@@ -141,7 +141,7 @@ def game_step(
 
 
 @jit
-def play_game(
+def play_solitaire(
     policy, wall, n_draws, last_tile, stop_hopeless, counts, melds, n_melds, unseen, ctx, tab,
     work, res,
 ):  # fmt: skip
@@ -150,7 +150,7 @@ def play_game(
     Parameters
     ----------
     policy : function or None
-        A user policy (see :mod:`mjstats.kernels.policies`), or None for the
+        A user policy (see :mod:`mjstats.games.discard_policies`), or None for the
         built-in policy ``ctx[CTX_POLICY]`` (the branch is resolved at compile
         time, so built-in games never hold a function value and stay cacheable).
     wall : uint8 (W,)
@@ -179,18 +179,18 @@ def play_game(
     A seven-pairs hand waiting on 5z, with 5z on top of the wall:
 
     >>> import numpy as np
-    >>> from mjstats.kernels.policies import new_policy_work
+    >>> from mjstats.games.discard_policies import new_policy_work
     >>> from mjstats.kernels.tables import get_tables
     >>> from mjstats.kernels.decompose import suit_table
     >>> from mjstats.rules import get_ruleset
-    >>> from mjstats.studies.play import game_context
+    >>> from mjstats.games.discard_policies import policy_context
     >>> from mjstats.tiles import parse_tiles
     >>> hand = parse_tiles("11m33m55m77m11p33p5z")
     >>> rest = np.repeat(np.arange(34, dtype=np.uint8), 4 - hand)
     >>> wall = np.concatenate([[31], rest[rest != 31], [31, 31]]).astype(np.uint8)
     >>> res = np.zeros(R_SIZE, np.int64)
-    >>> won = play_game(None, wall, 5, False, False, hand, np.zeros((4, 2), np.uint8), 0,
-    ...                 (4 - hand).astype(np.int64), game_context(get_ruleset("mcr"), 0),
+    >>> won = play_solitaire(None, wall, 5, False, False, hand, np.zeros((4, 2), np.uint8), 0,
+    ...                 (4 - hand).astype(np.int64), policy_context(get_ruleset("mcr"), 0),
     ...                 get_tables(), new_policy_work(82, suit_table()), res)
     >>> bool(won), int(res[R_DRAW]), int(res[R_TOTAL])
     (True, 1, 26)
@@ -250,7 +250,7 @@ def _play_chunk(
         for j in range(13):
             counts[wall[j]] += 1
             unseen[wall[j]] -= 1
-        won = play_game(
+        won = play_solitaire(
             policy, wall[13:], n_draws, last_tile, False, counts, melds, 0, unseen,
             ctx, tab, work, res,
         )  # fmt: skip
@@ -464,7 +464,7 @@ def policy_type(n_fans: int):
 
     ``int64(counts uint8[::1], melds uint8[:, ::1], n_melds int64, drawn int64,
     unseen int64[::1], draws_left int64, ctx int64[::1], tab ShantenTables,
-    work tuple)``; see :mod:`mjstats.kernels.policies`.
+    work tuple)``; see :mod:`mjstats.games.discard_policies`.
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""Discard policies for the solitaire games of :mod:`mjstats.kernels.play` (numba).
+"""Discard policies for the solitaire games of :mod:`mjstats.games.solitaire` (numba).
 
 A *policy* decides which tile to discard after each draw. Two are built in:
 
@@ -53,7 +53,7 @@ one by writing it here with this signature, giving it the next id in
 them are cached on disk. A user policy is any ``@jit`` function with this
 signature passed to ``play(..., policy=fn)`` / ``analyze(..., policy=fn)``:
 the game kernels take it as a numba ``FunctionType`` value
-(:func:`mjstats.kernels.play.policy_type`) and call it through a function
+(:func:`mjstats.games.solitaire.policy_type`) and call it through a function
 pointer, so they are compiled once and cached like the built-in ones; a new
 process compiles only the user's function (a few seconds).
 
@@ -69,9 +69,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from mjstats._readonly import read_only
+from mjstats.errors import UnknownRulesetError
 from mjstats.kernels._jit import hjit, ijit, jit
 from mjstats.kernels.bits import popcount
 from mjstats.kernels.shanten import (
+    FORM_BITS,
     HONORS_KNITTED,
     KNITTED_STRAIGHT,
     REGULAR,
@@ -92,7 +95,8 @@ from mjstats.kernels.shanten import (
     useful_one,
 )
 from mjstats.kernels.tables import KEY_MULT
-from mjstats.rulesets.dispatch import new_scratch, score_one
+from mjstats.rulesets import Ruleset
+from mjstats.rulesets.dispatch import kernel_spec, new_scratch, score_one
 
 __all__ = [
     "BUILTIN_POLICIES",
@@ -110,6 +114,7 @@ __all__ = [
     "FAN_AWARE",
     "INFO_NEED",
     "NO_NEED",
+    "PLAN_FANS",
     "W_INFO",
     "builtin_policy",
     "discard_needs",
@@ -119,6 +124,7 @@ __all__ = [
     "least_discard_need",
     "mask_copies",
     "new_policy_work",
+    "policy_context",
     "score_win",
     "unseen_planes",
 ]
@@ -137,7 +143,54 @@ CTX_SEAT = 4
 CTX_ROUND = 5
 CTX_OPTS = 6
 CTX_FAN_PLANS = 7  # 1: the fan-aware plans are the ruleset's fans (its binding's FAN_PLANS)
-CTX_SIZE = 8
+PLAN_FANS = (
+    "full_flush",
+    "half_flush",
+    "seven_pairs",
+    "thirteen_orphans",
+    "lesser_honors_and_knitted_tiles",
+    "knitted_straight",
+    "all_pungs",
+    "three_concealed_pungs",
+    "pure_straight",
+    "mixed_straight",
+    "mixed_triple_chow",
+    "mixed_shifted_chows",
+    "pure_shifted_chows",
+    "dragon_pung",
+    "prevalent_wind",
+    "seat_wind",
+    "two_dragons_pungs",
+    "fully_concealed_hand",
+    "self_drawn",
+)
+"""The fans the fan-aware plans are worth: their points are read from the ruleset's
+table into the context (slots from :data:`CTX_VALUES`, in this order) by
+:func:`policy_context`, so a profile that changes a fan's points changes what the
+policies value. A fan the ruleset does not have is worth 0."""
+CTX_VALUES = 8
+(
+    V_FULL_FLUSH,
+    V_HALF_FLUSH,
+    V_SEVEN_PAIRS,
+    V_ORPHANS,
+    V_HONORS_KNITTED,
+    V_KNITTED_STRAIGHT,
+    V_ALL_PUNGS,
+    V_CONCEALED_PUNGS,
+    V_PURE_STRAIGHT,
+    V_MIXED_STRAIGHT,
+    V_MIXED_TRIPLE_CHOW,
+    V_MIXED_SHIFTED_CHOWS,
+    V_PURE_SHIFTED_CHOWS,
+    V_DRAGON_PUNG,
+    V_PREVALENT_WIND,
+    V_SEAT_WIND,
+    V_TWO_DRAGON_PUNGS,
+    V_FULLY_CONCEALED,
+    V_SELF_DRAWN,
+) = range(CTX_VALUES, CTX_VALUES + len(PLAN_FANS))
+CTX_SIZE = CTX_VALUES + len(PLAN_FANS)
 
 # work tuple slots
 W_NEED = 0  # int64 (34,): need after discarding each tile (NO_NEED where not held)
@@ -169,7 +222,7 @@ def _discard_order() -> np.ndarray:
         else:
             rank = 3
         order[t] = rank * 64 + t
-    order.setflags(write=False)
+    order = read_only(order)
     return order
 
 
@@ -451,10 +504,10 @@ def efficiency(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, work
     >>> from mjstats.kernels.tables import get_tables
     >>> from mjstats.kernels.decompose import suit_table
     >>> from mjstats.rules import get_ruleset
-    >>> from mjstats.studies.play import game_context
+    >>> from mjstats.games.discard_policies import policy_context
     >>> from mjstats.tiles import TILES, parse_tiles
     >>> hand = parse_tiles("2367m3345p1568s16z")
-    >>> ctx, work = game_context(get_ruleset("mcr"), 0), new_policy_work(82, suit_table())
+    >>> ctx, work = policy_context(get_ruleset("mcr"), 0), new_policy_work(82, suit_table())
     >>> unseen = (4 - hand).astype(np.int64)
     >>> melds = np.zeros((4, 2), np.uint8)
     >>> TILES[efficiency(hand, melds, 0, 33, unseen, 10, ctx, get_tables(), work)]
@@ -494,40 +547,31 @@ T_CONCEALED_PUNGS = 8  # three concealed pungs + a set + a pair (三暗刻)
 T_CHOWS = 9  # param: row of _BODIES (three fixed chows + a set + a pair)
 T_HONOR_PUNGS = 10  # param: mask of honour kinds (bit h = tile 27 + h) that must be pungs
 
-_V_FULL_FLUSH = 24
-_V_HALF_FLUSH = 6
-_V_SEVEN_PAIRS = 24
-_V_ORPHANS = 88
-_V_KNITTED = 12
-_V_ALL_PUNGS = 6
-_V_CONCEALED_PUNGS = 16
-
 
 def _bodies() -> np.ndarray:
-    """Chow bodies worth a fan by themselves: rows ``(chow1, chow2, chow3, value)``.
+    """Chow bodies worth a fan by themselves: rows ``(chow1, chow2, chow3, value slot)``.
 
-    Chows are given by their lowest tile. 清龙 pure straight (16), 花龙 mixed
-    straight (8), 三色三同顺 mixed triple chow (8), 三色三步高 mixed shifted
-    chows (6), 一色三步高 pure shifted chows (16).
+    Chows are given by their lowest tile; the value slot is the context slot of the
+    fan's points: 清龙 pure straight, 花龙 mixed straight, 三色三同顺 mixed triple
+    chow, 三色三步高 mixed shifted chows, 一色三步高 pure shifted chows.
     """
     perms = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
     rows = []
     for s in range(3):
-        rows.append((9 * s, 9 * s + 3, 9 * s + 6, 16))
+        rows.append((9 * s, 9 * s + 3, 9 * s + 6, V_PURE_STRAIGHT))
     for a, b, c in perms:
-        rows.append((9 * a, 9 * b + 3, 9 * c + 6, 8))
+        rows.append((9 * a, 9 * b + 3, 9 * c + 6, V_MIXED_STRAIGHT))
     for r in range(7):
-        rows.append((r, 9 + r, 18 + r, 8))
+        rows.append((r, 9 + r, 18 + r, V_MIXED_TRIPLE_CHOW))
     for r in range(5):
         for a, b, c in perms:
-            rows.append((9 * a + r, 9 * b + r + 1, 9 * c + r + 2, 6))
+            rows.append((9 * a + r, 9 * b + r + 1, 9 * c + r + 2, V_MIXED_SHIFTED_CHOWS))
     for s in range(3):
         for step in (1, 2):
             for r in range(9 - 2 - 2 * step):
-                rows.append((9 * s + r, 9 * s + r + step, 9 * s + r + 2 * step, 16))
-    out = np.array(rows, dtype=np.int64)
-    out.setflags(write=False)
-    return out
+                chows = (9 * s + r, 9 * s + r + step, 9 * s + r + 2 * step)
+                rows.append((*chows, V_PURE_SHIFTED_CHOWS))
+    return read_only(rows, np.int64)
 
 
 _BODIES = _bodies()
@@ -625,9 +669,7 @@ def _rank_keys() -> np.ndarray:
     9-bit mask ``m`` (the sum of :data:`KEY_MULT` over its ranks), to take a set of
     tiles out of a key."""
     bits = (np.arange(512)[:, None] >> np.arange(9)) & 1
-    out = bits @ KEY_MULT[:9].astype(np.int64)
-    out.setflags(write=False)
-    return out
+    return read_only(bits @ KEY_MULT[:9].astype(np.int64))
 
 
 _RANK_KEYS = _rank_keys()
@@ -736,11 +778,13 @@ def _honor_pungs_need(counts, melds, n_melds, unseen, hmask, tab, tmp):
 
 
 @ijit
-def _honor_value(h, seat, rnd):
-    """Fan of a pung of honour ``h`` (0-6 = E S W N white green red) in MCR."""
+def _honor_value(h, ctx):
+    """Points of a pung of honour ``h`` (0-6 = E S W N white green red): 箭刻, or
+    门风刻 + 圈风刻 for the seat's and the round's wind."""
     if h >= 4:
-        return 2  # 箭刻
-    return (2 if h == seat else 0) + (2 if h == rnd else 0)  # 门风刻 + 圈风刻
+        return ctx[V_DRAGON_PUNG]
+    seat_wind = ctx[V_SEAT_WIND] if h == ctx[CTX_SEAT] else 0
+    return seat_wind + (ctx[V_PREVALENT_WIND] if h == ctx[CTX_ROUND] else 0)
 
 
 @hjit
@@ -787,11 +831,12 @@ def _collect_targets(counts, melds, n_melds, unseen, ctx, tab, plain_need, targe
     """Fill ``targets`` with the fan targets that guarantee a legal win; returns (count, best need).
 
     A target is kept when its fan value plus the base of every solitaire win
-    reaches the minimum: 不求人 (4) for a hand without exposed melds, 自摸 (1)
-    otherwise (all wins are self-drawn). Targets whose need cannot reach the
-    best are dropped early (their exact need is not computed). With ``first``
-    it returns at the first target found (count 2): callers asking only whether
-    any target is reachable skip the other seventy-odd plans.
+    reaches the minimum: 不求人 for a hand without exposed melds, 自摸 otherwise
+    (all wins are self-drawn; points from the context, :data:`PLAN_FANS`).
+    Targets whose need cannot reach the best are dropped early (their exact
+    need is not computed). With ``first`` it returns at the first target found
+    (count 2): callers asking only whether any target is reachable skip the
+    other seventy-odd plans.
     """
     forms = ctx[CTX_FORMS]
     minimum = ctx[CTX_MINIMUM]
@@ -802,86 +847,84 @@ def _collect_targets(counts, melds, n_melds, unseen, ctx, tab, plain_need, targe
             exposed += 1
         if melds[i, 0] == 1:
             pungs_only = False
-    base = 4 if exposed == 0 else 1
+    base = ctx[V_FULLY_CONCEALED] if exposed == 0 else ctx[V_SELF_DRAWN]  # 不求人, 自摸
     tmp = work[W_TMP]
     n = 0
     best = plain_need + 1
     n = _add_target(targets, n, T_PLAIN, 0, plain_need + 1, 0)
     for s in range(3):
-        if _V_FULL_FLUSH + base >= minimum:
+        if ctx[V_FULL_FLUSH] + base >= minimum:
             need = _flush_need(counts, melds, n_melds, s, False, tab, tmp)
             if need <= best:
-                n = _add_target(targets, n, T_FULL_FLUSH, s, need, _V_FULL_FLUSH)
+                n = _add_target(targets, n, T_FULL_FLUSH, s, need, ctx[V_FULL_FLUSH])
                 if first:
                     return n, best
                 best = min(best, need)
-        if _V_HALF_FLUSH + base >= minimum:
+        if ctx[V_HALF_FLUSH] + base >= minimum:
             need = _flush_need(counts, melds, n_melds, s, True, tab, tmp)
             if need <= best:
-                n = _add_target(targets, n, T_HALF_FLUSH, s, need, _V_HALF_FLUSH)
+                n = _add_target(targets, n, T_HALF_FLUSH, s, need, ctx[V_HALF_FLUSH])
                 if first:
                     return n, best
                 best = min(best, need)
     if n_melds == 0:
-        if forms & SEVEN_PAIRS and _V_SEVEN_PAIRS + base >= minimum:
+        if forms & SEVEN_PAIRS and ctx[V_SEVEN_PAIRS] + base >= minimum:
             need = hand_need(counts, 0, SEVEN_PAIRS, tab)
             if need <= best:
-                n = _add_target(targets, n, T_SEVEN_PAIRS, 0, need, _V_SEVEN_PAIRS)
+                n = _add_target(targets, n, T_SEVEN_PAIRS, 0, need, ctx[V_SEVEN_PAIRS])
                 if first:
                     return n, best
                 best = min(best, need)
         if forms & THIRTEEN_ORPHANS:
             need = hand_need(counts, 0, THIRTEEN_ORPHANS, tab)
             if need <= best:
-                n = _add_target(targets, n, T_ORPHANS, 0, need, _V_ORPHANS)
+                n = _add_target(targets, n, T_ORPHANS, 0, need, ctx[V_ORPHANS])
                 if first:
                     return n, best
                 best = min(best, need)
-        if forms & HONORS_KNITTED and _V_KNITTED + base >= minimum:
+        if forms & HONORS_KNITTED and ctx[V_HONORS_KNITTED] + base >= minimum:
             need = hand_need(counts, 0, HONORS_KNITTED, tab)
             if need <= best:
-                n = _add_target(targets, n, T_HONORS_KNITTED, 0, need, _V_KNITTED)
+                n = _add_target(targets, n, T_HONORS_KNITTED, 0, need, ctx[V_HONORS_KNITTED])
                 if first:
                     return n, best
                 best = min(best, need)
-        if forms & REGULAR and _V_CONCEALED_PUNGS + base >= minimum:
+        if forms & REGULAR and ctx[V_CONCEALED_PUNGS] + base >= minimum:
             need = _pungs_need(counts, unseen, 3, tab, tmp, False)
             if need <= best:
-                n = _add_target(targets, n, T_CONCEALED_PUNGS, 0, need, _V_CONCEALED_PUNGS)
+                n = _add_target(targets, n, T_CONCEALED_PUNGS, 0, need, ctx[V_CONCEALED_PUNGS])
                 if first:
                     return n, best
                 best = min(best, need)
-    if n_melds <= 1 and forms & KNITTED_STRAIGHT and _V_KNITTED + base >= minimum:
+    if n_melds <= 1 and forms & KNITTED_STRAIGHT and ctx[V_KNITTED_STRAIGHT] + base >= minimum:
         need = hand_need(counts, n_melds, KNITTED_STRAIGHT, tab)
         if need <= best:
-            n = _add_target(targets, n, T_KNITTED_STRAIGHT, 0, need, _V_KNITTED)
+            n = _add_target(targets, n, T_KNITTED_STRAIGHT, 0, need, ctx[V_KNITTED_STRAIGHT])
             if first:
                 return n, best
             best = min(best, need)
     if not (forms & REGULAR):
         return n, best
-    if pungs_only and _V_ALL_PUNGS + base >= minimum:
+    if pungs_only and ctx[V_ALL_PUNGS] + base >= minimum:
         need = _pungs_need(counts, unseen, 4 - n_melds, tab, tmp, True)
         if need <= best:
-            n = _add_target(targets, n, T_ALL_PUNGS, 0, need, _V_ALL_PUNGS)
+            n = _add_target(targets, n, T_ALL_PUNGS, 0, need, ctx[V_ALL_PUNGS])
             if first:
                 return n, best
             best = min(best, need)
     keys, held = _chow_hand(counts)
     for b in range(_BODIES.shape[0]):
-        if _BODIES[b, 3] + base < minimum:
+        if ctx[_BODIES[b, 3]] + base < minimum:
             continue
         need = _chows_need(keys, held, melds, n_melds, b, best + 1, tab)
         if need <= best:
-            n = _add_target(targets, n, T_CHOWS, b, need, _BODIES[b, 3])
+            n = _add_target(targets, n, T_CHOWS, b, need, ctx[_BODIES[b, 3]])
             if first:
                 return n, best
             best = min(best, need)
     # honour pungs: single kinds, and pairs of kinds neither of which is enough alone
-    seat = ctx[CTX_SEAT]
-    rnd = ctx[CTX_ROUND]
     for h1 in range(7):
-        v1 = _honor_value(h1, seat, rnd)
+        v1 = _honor_value(h1, ctx)
         if v1 + base >= minimum:
             need = _honor_pungs_need(counts, melds, n_melds, unseen, 1 << h1, tab, tmp)
             if need <= best:
@@ -891,10 +934,10 @@ def _collect_targets(counts, melds, n_melds, unseen, ctx, tab, plain_need, targe
                 best = min(best, need)
             continue
         for h2 in range(h1 + 1, 7):
-            v2 = _honor_value(h2, seat, rnd)
+            v2 = _honor_value(h2, ctx)
             if v2 + base >= minimum:
                 continue
-            v = v1 + v2 + (2 if h1 >= 4 and h2 >= 4 else 0)  # 双箭刻 = 6
+            v = ctx[V_TWO_DRAGON_PUNGS] if h1 >= 4 and h2 >= 4 else v1 + v2  # 双箭刻
             if v + base >= minimum:
                 hm = (1 << h1) | (1 << h2)
                 need = _honor_pungs_need(counts, melds, n_melds, unseen, hm, tab, tmp)
@@ -1112,10 +1155,10 @@ def fan_aware(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, work)
     >>> from mjstats.kernels.tables import get_tables
     >>> from mjstats.kernels.decompose import suit_table
     >>> from mjstats.rules import get_ruleset
-    >>> from mjstats.studies.play import game_context
+    >>> from mjstats.games.discard_policies import policy_context
     >>> from mjstats.tiles import TILES, parse_tiles
     >>> hand = parse_tiles("1389m2336677789s")
-    >>> ctx, work = game_context(get_ruleset("mcr"), 1), new_policy_work(82, suit_table())
+    >>> ctx, work = policy_context(get_ruleset("mcr"), 1), new_policy_work(82, suit_table())
     >>> unseen = (4 - hand).astype(np.int64)
     >>> melds = np.zeros((4, 2), np.uint8)
     >>> TILES[fan_aware(hand, melds, 0, 0, unseen, 10, ctx, get_tables(), work)][-1]
@@ -1150,3 +1193,40 @@ def builtin_policy(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, 
     if pid == FAN_AWARE:
         return fan_aware(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, work)
     return efficiency(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, work)
+
+
+def policy_context(
+    ruleset: Ruleset, policy_id: int, seat_wind: int = 0, round_wind: int = 0
+) -> np.ndarray:
+    """The int64 context vector of the policies (``CTX_*`` slots): policy id,
+    ruleset id, shanten forms, minimum, winds, scorer options, whether the
+    fan-aware plans are the ruleset's fans, and the points of :data:`PLAN_FANS`
+    from the ruleset's own table (so a profile reaches the policies).
+
+    Examples
+    --------
+    >>> from mjstats.rulesets import get_ruleset
+    >>> ctx = policy_context(get_ruleset("mcr"), 0)
+    >>> ctx[:4].tolist(), int(ctx[V_FULL_FLUSH]), int(ctx[V_SELF_DRAWN])
+    ([0, 0, 31, 8], 24, 1)
+    """
+    try:
+        spec = kernel_spec(ruleset)
+    except ValueError as exc:  # no binding, or not registered
+        raise UnknownRulesetError(f"ruleset {ruleset.name!r} has no game kernels: {exc}") from None
+    ctx = np.zeros(CTX_SIZE, dtype=np.int64)
+    ctx[CTX_POLICY] = policy_id
+    ctx[CTX_RULESET] = spec.ruleset_id
+    forms = 0
+    for name in ruleset.shanten_forms:
+        forms |= FORM_BITS[name]
+    ctx[CTX_FORMS] = forms
+    ctx[CTX_MINIMUM] = spec.minimum
+    ctx[CTX_SEAT] = seat_wind
+    ctx[CTX_ROUND] = round_wind
+    ctx[CTX_OPTS] = spec.opts
+    ctx[CTX_FAN_PLANS] = bool(ruleset.kernel.FAN_PLANS)
+    keys = {fan.key for fan in ruleset.fans}
+    for slot, key in enumerate(PLAN_FANS, CTX_VALUES):
+        ctx[slot] = ruleset.points[ruleset.fan_id(key)] if key in keys else 0
+    return ctx
