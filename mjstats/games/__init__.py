@@ -1,8 +1,12 @@
 """The game engine: four-player MCR hands (局) played by numba policies, and replays
 of real Botzone games through it.
 
-The kernels are in :mod:`mjstats.games.kernels` (state layout, legal actions,
-claims, payments); this package validates options, runs games and replays records.
+The engine owns its kernels, by concern: :mod:`~mjstats.games.state` (layouts),
+:mod:`~mjstats.games.rules` (wall, turns, claims, wins, payments),
+:mod:`~mjstats.games.views`, :mod:`~mjstats.games.policies` (built-in policies),
+:mod:`~mjstats.games.driver` (whole games); :mod:`~mjstats.games.kernels` gathers
+them. :mod:`~mjstats.games.engine` validates options and runs games,
+:mod:`~mjstats.games.replay` replays records through the same kernels.
 
 Examples
 --------
