@@ -18,6 +18,7 @@ from mjstats.games.discard_policies import (
     efficiency,
     fan_aware,
     new_policy_work,
+    policy_context,
 )
 from mjstats.games.solitaire import R_DRAW, R_PASSED, R_SIZE, R_TOTAL, play_solitaire
 from mjstats.kernels._jit import jit
@@ -27,7 +28,7 @@ from mjstats.kernels.shanten import shanten_one, useful_one
 from mjstats.kernels.tables import get_tables
 from mjstats.report import fan_table
 from mjstats.rules import get_ruleset
-from mjstats.studies.play import PlayStudy, game_context, play, play_summary, win_curve
+from mjstats.studies.play import PlayStudy, play, play_summary, win_curve
 from mjstats.studies.runner import run_study
 from mjstats.tiles import parse_tiles
 
@@ -41,7 +42,7 @@ def tab():
 
 
 def ctx_of(policy_id=0, seat=0, rnd=0):
-    return game_context(MCR, policy_id, seat, rnd)
+    return policy_context(MCR, policy_id, seat, rnd)
 
 
 # ------------------------------------------------------------------ user policies (module level)

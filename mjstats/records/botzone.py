@@ -828,7 +828,7 @@ def read_botzone(source, *, skip_bad: bool = False, chunk_size: int = _CHUNK) ->
     >>> read_botzone(text[: text.index("Score")])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    mjstats.records.botzone.RecordError: <text>, line 10: game is truncated ... (match demo)
+    mjstats.errors.RecordError: <text>, line 10: game is truncated ... (match demo)
     >>> read_botzone(text[: text.index("Score")], skip_bad=True).bad
     1
     """
