@@ -43,8 +43,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mjstats.kernels.accumulate import TOTAL_BINS
+from mjstats.provenance import PARQUET_KEY, json_text, provenance, strict_jsonable, write_sidecar
 from mjstats.rulesets import Ruleset, get_ruleset
+from mjstats.studies import games
 from mjstats.studies.aggregate import Aggregate
+from mjstats.studies.dealt import shanten_table
 from mjstats.studies.summaries import (
     _complete,
     _form_names,
@@ -364,7 +368,6 @@ def write_report(
     >>> sorted(p.name for p in folder.iterdir())
     ['fans.csv', 'fans.csv.provenance.json']
     """
-    from mjstats.provenance import PARQUET_KEY, json_text, provenance, write_sidecar
 
     prov = provenance() if prov is None else prov
     path = Path(path)
@@ -404,7 +407,6 @@ def table_json(df: pd.DataFrame, prov: dict[str, Any]) -> dict[str, Any]:
     >>> table_json(pd.DataFrame({"p": [0.5, float("nan")]}), {"seed": 1})
     {'provenance': {'seed': 1}, 'rows': [{'p': 0.5}, {'p': None}]}
     """
-    from mjstats.provenance import strict_jsonable
 
     return {"provenance": dict(prov), "rows": strict_jsonable(df.to_dict(orient="records"))}
 
@@ -629,7 +631,6 @@ def _shanten(agg: Aggregate) -> pd.DataFrame:
         raise ValueError(
             f"the {agg.kind!r} aggregate has no shanten statistics (a dealt study has)"
         )
-    from mjstats.studies.dealt import shanten_table
 
     return shanten_table(agg)
 
@@ -669,7 +670,6 @@ def _game_table(agg: Aggregate, table: str) -> pd.DataFrame:
     """A table of :data:`GAME_TABLES`; ``ValueError`` for an aggregate of another kind."""
     if "wins" not in agg.counters or "length" not in agg.counters:
         raise ValueError(f"the {agg.kind!r} aggregate has no game statistics (a games study has)")
-    from mjstats.studies import games
 
     make = {
         "seats": games.seat_table,
@@ -849,7 +849,6 @@ def _demo_aggregate() -> Aggregate:
     自摸 in 4, 花牌 in 6 (9 times); 6 discard wins of 8 fan, self-drawn wins of
     10 (3) and 88 (1); 9 regular hands and 1 seven pairs.
     """
-    from mjstats.kernels.accumulate import TOTAL_BINS
 
     rs = get_ruleset("mcr")
     f = rs.n_fans

@@ -22,6 +22,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from mjstats.cli import main
 from mjstats.compile_helper import PLAN_DIR, load_plan
 
 __all__ = ["PLAN_COMMANDS", "record", "trace"]
@@ -54,7 +55,6 @@ def _trace_here(out: str, argv: list[str]) -> int:
             pass
 
     event.register("numba:compile", Listener())
-    from mjstats.cli import main
 
     try:
         code = main(argv)

@@ -43,6 +43,7 @@ from typing import Any
 
 from mjstats.bench import peers
 from mjstats.bench.measure import make_row
+from mjstats.hand import parse_hand
 
 __all__ = ["COLD_COMMANDS", "HAND", "STARTUP_FUNCS"]
 
@@ -160,7 +161,6 @@ def _peer_start() -> tuple[float | None, str]:
     module, reason = peers.load("pymahjonggb")
     if module is None:
         return None, reason
-    from mjstats.hand import parse_hand
 
     code = _PEER_CHILD.format(kwargs=parse_hand(HAND).to_pymahjonggb())
     return min(_child(code)[0] for _ in range(3)), ""

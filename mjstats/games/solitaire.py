@@ -49,8 +49,10 @@ from mjstats.games.discard_policies import (
 )
 from mjstats.kernels._jit import ijit, jit, pjit
 from mjstats.kernels.accumulate import accumulate_chunk
+from mjstats.kernels.decompose import suit_table
 from mjstats.kernels.rng import shuffle_prefix
 from mjstats.kernels.shanten import shanten_one
+from mjstats.kernels.tables import get_tables
 
 __all__ = [
     "R_DRAW",
@@ -472,9 +474,6 @@ def policy_type(n_fans: int):
     int64
     """
     from numba import typeof, types
-
-    from mjstats.kernels.decompose import suit_table
-    from mjstats.kernels.tables import get_tables
 
     u8 = types.Array(types.uint8, 1, "C")
     i64 = types.Array(types.int64, 1, "C")

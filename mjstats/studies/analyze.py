@@ -44,9 +44,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mjstats.arguments import check_count
 from mjstats.compiling import notice
 from mjstats.errors import InvalidHandError, TileCountError
-from mjstats.games.discard_policies import policy_context
+from mjstats.games import solitaire as K
+from mjstats.games.discard_policies import CTX_FORMS, policy_context
+from mjstats.hand import Hand, parse_hand
+from mjstats.kernels.decompose import suit_table
+from mjstats.kernels.rng import chunk_states
+from mjstats.kernels.shanten import useful_one
+from mjstats.kernels.tables import get_tables
 from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.play import (
@@ -56,6 +63,8 @@ from mjstats.studies.play import (
     wall_tiles,
 )
 from mjstats.studies.runner import Study, chunked_weight, run_study, study_seed
+from mjstats.tiles import TILES, format_tiles, parse_tiles
+from mjstats.validation import as_counts34
 
 __all__ = ["AnalyzeStudy", "Position", "analysis_table", "analyze", "read_position"]
 
@@ -179,9 +188,6 @@ def read_position(
     >>> p.drawn, p.text, int(p.seen()[30])
     (True, '123m456p789s1133z+4z', 2)
     """
-    from mjstats.hand import Hand, parse_hand
-    from mjstats.tiles import parse_tiles
-    from mjstats.validation import as_counts34
 
     if isinstance(hand, Hand):
         h = hand
@@ -229,9 +235,6 @@ def read_position(
 
 
 def _wind(value: int | str, name: str) -> int:
-    from mjstats.hand import Hand
-    from mjstats.tiles import parse_tiles
-
     h = Hand(parse_tiles("123456789m1234p"), **{name: value})
     return int(getattr(h, name))
 
@@ -255,7 +258,6 @@ class AnalyzeStudy(_PicklableRuleset, Study):
         self.position = position
         self.ruleset = get_ruleset(ruleset)
         self.policy_name, self.policy_id, self.policy_fn = resolve_policy(policy)
-        from mjstats.arguments import check_count
 
         for name, value in (("draws", draws), ("n", n), ("chunk_size", chunk_size)):
             check_count(name, value, low=1)
@@ -284,8 +286,6 @@ class AnalyzeStudy(_PicklableRuleset, Study):
         )
 
     def params(self) -> dict[str, Any]:
-        from mjstats.tiles import format_tiles
-
         p = {
             "ruleset": self.ruleset.spec,
             "hand": self.position.text,
@@ -318,11 +318,6 @@ class AnalyzeStudy(_PicklableRuleset, Study):
         return "playouts"
 
     def run_chunks(self, first: int, count: int) -> Aggregate:
-        from mjstats.games import solitaire as K
-        from mjstats.kernels.decompose import suit_table
-        from mjstats.kernels.rng import chunk_states
-        from mjstats.kernels.tables import get_tables
-
         k = len(self.candidates)
         n_fans = self.ruleset.n_fans
         sums = np.zeros((count, k, K.A_SIZE), np.int64)
@@ -469,10 +464,6 @@ def analysis_table(agg: Aggregate) -> pd.DataFrame:
     >>> row["discard"], int(row["shanten"]), row["useful"], int(row["outs"])
     ('-', 0, '13z', 4)
     """
-    from mjstats.games.discard_policies import CTX_FORMS
-    from mjstats.kernels.shanten import useful_one
-    from mjstats.kernels.tables import get_tables
-    from mjstats.tiles import TILES, format_tiles
 
     p = agg.params
     ruleset = get_ruleset(p["ruleset"], **p.get("options", {}))

@@ -56,10 +56,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mjstats.batch import HandBatch
+from mjstats.games import GameError, GameOptionError, engine_context, game_rules, play_games
+from mjstats.games import kernels as G
+from mjstats.games.engine import policy_label, seat_policies
+from mjstats.games.records import open_records, resume_records
+from mjstats.kernels.accumulate import TOTAL_BINS, empty_counters
 from mjstats.rulesets import Ruleset, get_ruleset
+from mjstats.scorer import score_batch
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.play import _options_param, _PicklableRuleset
 from mjstats.studies.runner import Study, chunked_weight, run_study, study_count, study_seed
+from mjstats.studies.summaries import fan_table, wilson_interval
 
 __all__ = [
     "GamesStudy",
@@ -149,9 +157,6 @@ class GamesStudy(_PicklableRuleset, Study):
         round_wind: int = 0,
         chunk_size: int = CHUNK,
     ) -> None:
-        from mjstats.games import engine_context
-        from mjstats.games.engine import policy_label, seat_policies
-
         self.ruleset = get_ruleset(ruleset)
         self.n_games = study_count("n_games", n_games)
         self.seed = study_seed(seed)
@@ -160,7 +165,6 @@ class GamesStudy(_PicklableRuleset, Study):
             raise ValueError(f"chunk_size must be 1 or more, got {chunk_size}")
         if isinstance(round_wind, bool) or not isinstance(round_wind, int | np.integer):
             raise TypeError(f"round_wind must be an integer 0-3, got {round_wind!r}")
-        from mjstats.games import game_rules
 
         self.seats = seat_policies(policy, len(game_rules(self.ruleset).seat_winds))
         self.policy = [policy_label(p) for p in self.seats]
@@ -194,8 +198,6 @@ class GamesStudy(_PicklableRuleset, Study):
         return "games"
 
     def run_chunks(self, first: int, count: int) -> Aggregate:
-        from mjstats.games import play_games
-
         lo = min(self.n_games, first * self.chunk_size)
         n = self.chunk_weight(first, count)
         table, fans, final = play_games(
@@ -233,14 +235,11 @@ def winning_hands(table: pd.DataFrame, final: np.ndarray, ruleset: Ruleset | Non
     >>> bool((mjstats.score_batch(hands).fan_counts == fans[won]).all())
     True
     """
-    from mjstats.batch import HandBatch
-    from mjstats.games import kernels as G
 
     if ruleset is None:
         from mjstats.rulesets import get_ruleset
 
         ruleset = get_ruleset("mcr")
-    from mjstats.games import game_rules
 
     winds = np.asarray(game_rules(ruleset).seat_winds, np.int64)
     won = np.flatnonzero(table["winner"].to_numpy() >= 0)
@@ -277,10 +276,6 @@ def game_counters(
 ) -> dict[str, np.ndarray]:
     """The counters of the module docstring for games ``first ..`` of a study, played by
     :func:`~mjstats.games.play_games` (with ``keep_state=True``)."""
-    from mjstats.games import GameError
-    from mjstats.games import kernels as G
-    from mjstats.kernels.accumulate import TOTAL_BINS, empty_counters
-    from mjstats.scorer import score_batch
 
     n_forms = len(ruleset.forms)
     c = empty_counters(ruleset.n_fans, n_forms)
@@ -440,8 +435,6 @@ def run_games(study: GamesStudy, records=None, **run_options: Any) -> Aggregate:
     """
     if records is None:
         return run_study(study, **run_options)
-    from mjstats.games import GameOptionError
-    from mjstats.games.records import open_records, resume_records
 
     if study.wall != "botzone":
         raise GameOptionError(
@@ -501,7 +494,6 @@ def seat_table(agg: Aggregate) -> pd.DataFrame:
     >>> t["seat"].tolist(), round(float(t["points_mean"].sum()), 9)
     (['East', 'South', 'West', 'North'], 0.0)
     """
-    from mjstats.studies.summaries import wilson_interval
 
     n = int(agg["games"][0])
     wins = agg["wins"]
@@ -510,7 +502,6 @@ def seat_table(agg: Aggregate) -> pd.DataFrame:
     mean = _ratio(points, n)
     sd = np.sqrt(np.maximum(_ratio(agg["points_sq"], n) - mean**2, 0.0))
     lo, hi = wilson_interval(total_wins, n)
-    from mjstats.games import game_rules
 
     n_seats = len(total_wins)
     try:
@@ -548,7 +539,6 @@ def game_fan_table(agg: Aggregate) -> pd.DataFrame:
     >>> bool((t["per_game"] <= t["frequency"]).all())
     True
     """
-    from mjstats.studies.summaries import fan_table, wilson_interval
 
     t = fan_table(agg)
     n = int(agg["games"][0])

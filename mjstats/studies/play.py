@@ -57,10 +57,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mjstats.games.discard_policies import policy_context
+from mjstats.arguments import MAX_COUNT, check_count
+from mjstats.games import solitaire as K
+from mjstats.games.discard_policies import BUILTIN_POLICIES, policy_context
+from mjstats.kernels.accumulate import chunk_counters, sum_counters
+from mjstats.kernels.decompose import suit_table
+from mjstats.kernels.rng import chunk_states
+from mjstats.kernels.tables import get_tables
 from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.runner import Study, chunked_weight, run_study, study_seed
+from mjstats.studies.summaries import wilson_interval
 
 __all__ = ["PlayStudy", "play", "play_summary", "win_curve"]
 
@@ -81,7 +88,6 @@ def resolve_policy(policy: str | Callable) -> tuple[str, int, Callable | None]:
     >>> resolve_policy("fan_aware")[:2]
     ('fan-aware', 1)
     """
-    from mjstats.games.discard_policies import BUILTIN_POLICIES
 
     if isinstance(policy, str):
         key = policy.lower().replace("_", "-")
@@ -208,7 +214,6 @@ class PlayStudy(_PicklableRuleset, Study):
         self.ruleset = get_ruleset(ruleset)
         self.policy_name, self.policy_id, self.policy_fn = resolve_policy(policy)
         wall = len(self.ruleset.tiles) * 4
-        from mjstats.arguments import MAX_COUNT, check_count
 
         for name, value, lo, hi in (
             ("n_games", n_games, 0, MAX_COUNT),
@@ -258,11 +263,6 @@ class PlayStudy(_PicklableRuleset, Study):
         return "games"
 
     def run_chunks(self, first: int, count: int) -> Aggregate:
-        from mjstats.games import solitaire as K
-        from mjstats.kernels.accumulate import chunk_counters, sum_counters
-        from mjstats.kernels.decompose import suit_table
-        from mjstats.kernels.rng import chunk_states
-        from mjstats.kernels.tables import get_tables
         from mjstats.rulesets.dispatch import kernel_spec
 
         n_fans = self.ruleset.n_fans
@@ -368,7 +368,6 @@ def win_curve(agg: Aggregate) -> pd.DataFrame:
     >>> win_curve(play(100, seed=2, draws=5))["draw"].tolist()
     [1, 2, 3, 4, 5]
     """
-    from mjstats.studies.summaries import wilson_interval
 
     hist = agg["win_draw"][1:].astype(np.int64)
     games = int(agg["games"][0])
