@@ -33,6 +33,10 @@ def fail_rows(
 ) -> None:
     """Raise ``error`` if any entry of the boolean row mask ``bad`` is set.
 
+    The error carries ``rows`` (every bad row) and ``problem_of(row)`` (a row's
+    message), so :func:`mjstats.scorer.score_coerce` can set the bad rows aside
+    and keep the good ones.
+
     The message is ``"row R: PROBLEM (got DETAIL); K bad rows in all"`` for
     batches (the count only when more than one row is bad) and
     ``"PROBLEM (got DETAIL)"`` for a single hand.
@@ -68,14 +72,19 @@ def fail_rows(
         bad = bad.reshape(len(bad), -1).any(axis=1)
     rows = np.flatnonzero(bad)
     first = int(rows[0])
-    msg = problem(first) if callable(problem) else problem
-    if detail is not None:
-        msg += f" (got {np.asarray(detail)[first]})"
+
+    def problem_of(r: int) -> str:
+        msg = problem(r) if callable(problem) else problem
+        return msg if detail is None else msg + f" (got {np.asarray(detail)[r]})"
+
+    msg = problem_of(first)
     if batch:
         msg = f"row {first}: {msg}"
         if len(rows) > 1:
             msg += f"; {len(rows)} bad rows in all"
-    raise error(msg)
+    exc = error(msg)
+    exc.rows, exc.problem_of = rows, problem_of  # every bad row, for errors="coerce"
+    raise exc
 
 
 def _asarray(value, name: str) -> np.ndarray:

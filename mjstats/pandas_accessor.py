@@ -88,10 +88,14 @@ class MahjongSeriesAccessor:
         >>> scores["total"].tolist(), scores.loc[9, "error"][:19]
         ([17.0, nan], "unknown keyword 'x'")
         """
-        from mjstats.scorer import score_batch
+        from mjstats.scorer import score_batch, score_coerce
 
         batch, bad = self._parse(errors)
-        frame = score_batch(batch, ruleset).to_frame(fan_columns=fan_columns)
+        if bad is None:
+            scores = score_batch(batch, ruleset)
+        else:  # rows the scorer refuses (a contradicting context) join the bad rows
+            scores, batch, bad = score_coerce(batch, bad, ruleset, self._series.iloc.__getitem__)
+        frame = scores.to_frame(fan_columns=fan_columns)
         return self._on_index(frame, batch, bad)
 
     def shanten(self, form=None, ruleset="mcr", *, errors: str = "raise") -> pd.Series:

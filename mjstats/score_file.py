@@ -103,28 +103,58 @@ def _chunks(path, fmt: str, column: str, chunk_rows: int, progress) -> Iterator[
             reader = pd.read_csv(
                 source,
                 usecols=[column],
-                dtype=str,
+                dtype=object,  # not pyarrow strings: those refuse the escaped bytes
                 keep_default_na=False,
                 chunksize=chunk_rows,
+                encoding_errors="surrogateescape",  # bad bytes: a bad row, not a crash
             )
         except ValueError as exc:
             raise InvalidHandError(f"{path}: no column {column!r} ({exc})") from None
-        for frame in reader:
-            progress(len(frame) * 48)  # an estimate: CSV gives no byte offsets
-            yield frame[column]
+        try:
+            for frame in reader:
+                progress(len(frame) * 48)  # an estimate: CSV gives no byte offsets
+                yield frame[column]
+        except pd.errors.ParserError as exc:
+            raise InvalidHandError(f"{path}: not a readable CSV file ({exc})") from None
         return
+    yield from _parquet_chunks(path, column, chunk_rows, progress)
+
+
+def _text_of(chunk) -> Callable[[int], Any]:
+    """The input text of a row of a chunk (a list, or the bytes of whole lines)."""
+    if not isinstance(chunk, bytes):
+        return chunk.__getitem__
+    lines: list[bytes] = []
+
+    def text_of(r: int) -> Any:
+        if not lines:
+            lines.extend(chunk.split(b"\n"))
+        return lines[r].removesuffix(b"\r").decode("utf-8", "backslashreplace")
+
+    return text_of
+
+
+def _parquet_chunks(path, column: str, chunk_rows: int, progress) -> Iterator[Any]:
+    """Chunks of a Parquet column; a file pyarrow cannot read (empty, truncated, not
+    Parquet) is an InvalidHandError naming it."""
     try:
+        import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
         raise InvalidHandError(
             "reading Parquet needs pyarrow: pip install mjstats[parquet]"
         ) from None
-    file = pq.ParquetFile(sys.stdin.buffer if str(path) == "-" else path)
-    if column not in file.schema_arrow.names:
-        raise InvalidHandError(f"{path}: no column {column!r}; columns: {file.schema_arrow.names}")
-    for batch in file.iter_batches(batch_size=chunk_rows, columns=[column]):
-        progress(batch.nbytes)
-        yield batch.column(0).to_pandas()
+    try:
+        file = pq.ParquetFile(sys.stdin.buffer if str(path) == "-" else path)
+        names = file.schema_arrow.names
+        if column not in names:
+            raise InvalidHandError(f"{path}: no column {column!r}; columns: {names}")
+        for batch in file.iter_batches(batch_size=chunk_rows, columns=[column]):
+            progress(batch.nbytes)
+            yield batch.column(0).to_pandas()
+    except (pa.ArrowException, OSError) as exc:
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InvalidHandError(f"{path}: not a readable Parquet file ({reason})") from None
 
 
 class _Writer:
@@ -206,8 +236,9 @@ def score_file(
     --------
     See the module docstring.
     """
+    from mjstats.bad_rows import write_bad_rows
     from mjstats.batch import HandBatch
-    from mjstats.scorer import score_batch
+    from mjstats.scorer import score_coerce
 
     if chunk_rows < 1:
         raise ValueError("chunk_rows must be at least 1")
@@ -227,18 +258,18 @@ def score_file(
                 chunk = chunk.tolist()  # a Series: positions, not its labels
             batch, bad = HandBatch.from_text(chunk, errors="coerce")
             n = len(batch) + len(bad)
-            frame = score_batch(batch, ruleset).to_frame()
+            scores, batch, bad = score_coerce(batch, bad, ruleset, _text_of(chunk))
+            frame = scores.to_frame()
             at = np.arange(n) if batch.index is None else np.asarray(batch.index)
             frame.insert(0, "row", rows + at.astype(np.int64))
             frame["form"] = frame["form"].astype(str)
             writer.write(frame)
             if len(bad):
                 bad = bad.assign(row=bad["row"].to_numpy() + rows)
-                if bad_stream is None:
+                header = bad_stream is None
+                if header:
                     bad_stream = open(bad_path, "w", newline="", encoding="utf-8")
-                    bad.to_csv(bad_stream, index=False)
-                else:
-                    bad.to_csv(bad_stream, index=False, header=False)
+                write_bad_rows(bad_stream, bad, header=header)
                 n_bad += len(bad)
             rows += n
     finally:

@@ -51,8 +51,10 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
+import pandas as pd
 
 from mjstats._readonly import read_only
+from mjstats.bad_rows import bad_rows_frame
 from mjstats.batch import FIELDS, HandBatch
 from mjstats.compiling import notice
 from mjstats.errors import InvalidContextError, InvalidHandError, UnknownRulesetError
@@ -73,7 +75,7 @@ from mjstats.text import PARALLEL_MIN_ROWS
 from mjstats.tiles import TILES, format_tiles
 from mjstats.validation import fail_rows
 
-__all__ = ["FORM_NAMES", "BatchScore", "Fan", "Score", "score", "score_batch"]
+__all__ = ["FORM_NAMES", "BatchScore", "Fan", "Score", "score", "score_batch", "score_coerce"]
 
 #: form code -> name (see the module docstring); the ruleset's list
 FORM_NAMES = MCR_FORMS
@@ -852,3 +854,34 @@ def score_batch(batch, ruleset="mcr") -> BatchScore:
         form_names=_form_names(rs),
         index=batch.index,
     )
+
+
+def score_coerce(batch, bad, ruleset, text_of: Callable[[int], Any]):
+    """Score ``batch`` (the good rows of :meth:`~mjstats.HandBatch.from_text` with
+    ``errors="coerce"``, its ``bad`` rows beside it), setting aside every row a
+    check of the scorer refuses instead of raising.
+
+    ``text_of(position)`` gives the input text of a row (for the bad-rows table).
+    Returns ``(scores, batch, bad)``: the :class:`~mjstats.BatchScore` of the rows
+    kept, those rows (``index``: their input positions) and all bad rows sorted
+    by position. An error that names no rows (a bad ruleset) still raises.
+    """
+    while True:
+        try:
+            return score_batch(batch, ruleset), batch, bad
+        except InvalidHandError as exc:
+            rows = getattr(exc, "rows", None)
+            if rows is None or not len(rows):
+                raise
+            problem_of = exc.problem_of
+        at = np.arange(len(batch)) if batch.index is None else np.asarray(batch.index)
+        where = at[rows]
+        new = bad_rows_frame(
+            where, [text_of(int(p)) for p in where], [problem_of(int(r)) for r in rows]
+        )
+        bad = pd.concat([bad.reset_index(drop=True), new], ignore_index=True)
+        bad = bad.sort_values("row", kind="stable", ignore_index=True)
+        keep = np.ones(len(batch), dtype=np.bool_)
+        keep[rows] = False
+        fields = {name: getattr(batch, name)[keep] for name in FIELDS}
+        batch = HandBatch._from_valid(fields, index=at[keep])

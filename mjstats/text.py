@@ -25,6 +25,7 @@ Examples
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any
 
 import numpy as np
@@ -177,6 +178,19 @@ class _Rows:
             ) from None
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_surrogates(text: Any) -> None:
+    """Refuse a lone surrogate (undecodable bytes read with ``surrogateescape``)."""
+    m = _SURROGATE.search(text) if isinstance(text, str) else None
+    if m:
+        raise InvalidHandError(
+            f"not valid text: lone surrogate U+{ord(m.group()):04X} at position {m.start()} "
+            "(bytes that are not UTF-8?)"
+        )
+
+
 def _fill_row(arrays: dict[str, np.ndarray], r: int, hand) -> None:
     arrays["concealed"][r] = hand.concealed
     for j, m in enumerate(hand.melds):
@@ -262,6 +276,7 @@ def parse_text_fields(texts, *, errors: str = "raise", parallel: bool | None = N
         text = None
         try:
             text = rows.text(r)
+            _check_surrogates(text)
             hand = parse_hand(text)
         except InvalidHandError as exc:
             bad.append((r, text, exc))
@@ -293,15 +308,9 @@ def parse_text_fields(texts, *, errors: str = "raise", parallel: bool | None = N
         index = np.flatnonzero(keep) if index is None else index[keep]
     if errors == "raise":
         return fields, index, None
-    import pandas as pd
+    from mjstats.bad_rows import bad_rows_frame
 
-    frame = pd.DataFrame(
-        {
-            "row": np.array([r for r, _, _ in bad], dtype=np.int64),
-            "text": [t for _, t, _ in bad],
-            "error": [str(e) for _, _, e in bad],
-        }
-    )
+    frame = bad_rows_frame([r for r, _, _ in bad], [t for _, t, _ in bad], [e for _, _, e in bad])
     if rows.index is not None and bad:
         frame.index = rows.index[frame["row"].to_numpy()]
     return fields, index, frame
