@@ -53,6 +53,7 @@ import numpy as np
 from mjstats._readonly import frozen
 from mjstats.errors import InvalidHandError
 from mjstats.hand import CONTEXT_FIELDS, Hand, Meld, MeldKind, _parse_fields
+from mjstats.html import batch_html
 from mjstats.text import parse_text_fields
 from mjstats.tiles import NO_TILE, flower_count
 from mjstats.validation import as_hand_arrays
@@ -433,7 +434,6 @@ class HandBatch:
         )
 
     def _repr_html_(self) -> str:
-        from mjstats.html import batch_html
 
         return batch_html(self)
 

@@ -166,6 +166,7 @@ def progress_wanted(progress: bool | None = None) -> bool:
 
 
 def _record_path():
+    # deferred: `import mjstats` stays light (numba loads on first use)
     from mjstats.kernels._jit import cache_dir
 
     return cache_dir().parents[1] / _RECORD  # $MJSTATS_CACHE_DIR, beside numba/
@@ -371,6 +372,7 @@ class _Session:
             self.clear()  # the command may print next: leave no half line behind
 
     def _start(self, kernel: Callable) -> None:
+        # deferred: `import mjstats` stays light (numba loads on first use)
         from mjstats import compile_helper
 
         compile_helper.start(self.group, kernel)  # a second process compiles from the far end
@@ -404,6 +406,7 @@ class _Session:
     def close(self) -> None:
         if self.stop is not None:
             self.stop.set()
+            # deferred: `import mjstats` stays light (numba loads on first use)
             from mjstats import compile_helper
 
             compile_helper.stop(self.group)

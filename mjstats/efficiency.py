@@ -53,8 +53,8 @@ from mjstats.html import discard_html
 from mjstats.kernels import shanten as K
 from mjstats.kernels.tables import get_tables
 from mjstats.rulesets import get_ruleset
-from mjstats.tiles import TILES, format_tiles
-from mjstats.validation import as_counts34, fail_rows
+from mjstats.tiles import TILES, format_tiles, parse_tiles
+from mjstats.validation import as_counts34, as_melds, fail_rows
 
 __all__ = [
     "FORMS",
@@ -126,8 +126,6 @@ def _meld_counts(melds, n: int, single: bool) -> np.ndarray:
         return np.full(n, melds, dtype=np.uint8)
     arr = np.asarray(melds)
     if arr.ndim >= 2 and arr.shape[-2:] == (4, 2):  # meld slots [kind, tile]
-        from mjstats.validation import as_melds
-
         slots = arr.reshape(-1, 4, 2)  # kinds and tiles checked: not counted blindly
         kinds = as_melds(slots, len(slots), batch=not single)[..., 0]
         arr = (kinds != 0).sum(axis=-1).reshape(arr.shape[:-2])
@@ -152,8 +150,6 @@ def _prepare(counts, melds, sizes: tuple[int, ...] | None):
     """Validate and coerce; ``sizes`` lists the allowed concealed + 3 x melds totals
     (``None``: the kernel checks them, see :func:`_check_sizes`)."""
     if isinstance(counts, str):
-        from mjstats.tiles import parse_tiles
-
         counts = parse_tiles(counts)
     matrix, single = as_counts34(counts)
     n = matrix.shape[0]
@@ -187,8 +183,6 @@ def _unseen(matrix: np.ndarray, visible, single: bool) -> np.ndarray:
         vis = np.zeros((1, 34), dtype=np.uint8)
     else:
         if isinstance(visible, str):
-            from mjstats.tiles import parse_tiles
-
             visible = parse_tiles(visible)
         vis, vis_single = as_counts34(visible, name="visible")
         if not vis_single and vis.shape[0] != n:

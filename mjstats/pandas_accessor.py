@@ -44,6 +44,7 @@ class MahjongSeriesAccessor:
         self._series = series
 
     def _parse(self, errors: str):
+        # deferred: `import mjstats` stays light (numba loads on first use)
         from mjstats.batch import HandBatch
 
         s = self._series
@@ -73,6 +74,7 @@ class MahjongSeriesAccessor:
         >>> pd.Series(["123m456p789s11z22z+2z"], index=["a"]).mj.batch().index.tolist()
         ['a']
         """
+        # deferred: `import mjstats` stays light (numba loads on first use)
         from mjstats.batch import HandBatch
 
         return HandBatch.from_text(self._series, errors=errors)
@@ -88,6 +90,7 @@ class MahjongSeriesAccessor:
         >>> scores["total"].tolist(), scores.loc[9, "error"][:19]
         ([17.0, nan], "unknown keyword 'x'")
         """
+        # deferred: `import mjstats` stays light (numba loads on first use)
         from mjstats.scorer import score_batch, score_coerce
 
         batch, bad = self._parse(errors)
@@ -107,6 +110,7 @@ class MahjongSeriesAccessor:
         >>> pd.Series(["123m456p789s1122z", "123m456p789s11z22z+2z"]).mj.shanten().tolist()
         [0, -1]
         """
+        # deferred: `import mjstats` stays light (numba loads on first use)
         from mjstats.efficiency import shanten
 
         batch, bad = self._parse(errors)

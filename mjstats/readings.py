@@ -30,7 +30,7 @@ from mjstats.kernels.decompose import (
     knitted_body,
     suit_table,
 )
-from mjstats.tiles import format_tiles
+from mjstats.tiles import format_tiles, parse_tiles
 from mjstats.validation import as_counts34
 
 __all__ = ["Reading", "decompose"]
@@ -120,8 +120,6 @@ def decompose(hand) -> list[Reading]:
         if any(ch in hand for ch in "+[{"):
             hand = parse_hand(hand)
         else:
-            from mjstats.tiles import parse_tiles
-
             hand = parse_tiles(hand)
     if isinstance(hand, Hand):
         counts = np.asarray(hand.concealed, dtype=np.uint8)

@@ -49,6 +49,7 @@ from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.studies import games
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.dealt import shanten_table
+from mjstats.studies.games import games_summary
 from mjstats.studies.summaries import (
     _complete,
     _form_names,
@@ -272,8 +273,6 @@ def report_table(
         return payments(agg, ruleset)
     if table == "summary":
         if agg.kind == "games":  # in the words of games: games, wins, drawn
-            from mjstats.studies.games import games_summary
-
             return pd.DataFrame([{"kind": agg.kind, "ruleset": _ruleset(agg, ruleset).spec,
                                   **games_summary(agg)}])  # fmt: skip
         return pd.DataFrame([summary(agg, ruleset)])

@@ -42,7 +42,10 @@ from typing import Any
 
 import numpy as np
 
+from mjstats.bad_rows import write_bad_rows
+from mjstats.batch import HandBatch
 from mjstats.errors import InvalidHandError
+from mjstats.scorer import score_coerce
 
 __all__ = ["FileSummary", "score_file"]
 
@@ -236,9 +239,6 @@ def score_file(
     --------
     See the module docstring.
     """
-    from mjstats.bad_rows import write_bad_rows
-    from mjstats.batch import HandBatch
-    from mjstats.scorer import score_coerce
 
     if chunk_rows < 1:
         raise ValueError("chunk_rows must be at least 1")

@@ -458,6 +458,7 @@ _FLAGS = CONTEXT_FIELDS[:4]  # the boolean fields (the kernels take them as bool
 
 
 def _run(arrays: dict, rs: Ruleset, want_sets: bool):
+    # deferred: rulesets may still be registered until the dispatch loads
     from mjstats.rulesets.dispatch import kernel_spec
 
     kernel = rs.kernel  # the ruleset's binding (see mjstats.rulesets)
@@ -589,6 +590,7 @@ class _One(NamedTuple):
 
 
 def _one_of(rs: Ruleset) -> _One:
+    # deferred: rulesets may still be registered until the dispatch loads
     from mjstats.rulesets.dispatch import kernel_spec
 
     spec = kernel_spec(rs)

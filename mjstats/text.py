@@ -30,7 +30,20 @@ from typing import Any
 
 import numpy as np
 
+from mjstats.bad_rows import bad_rows_frame
 from mjstats.errors import InvalidHandError
+from mjstats.hand import (
+    _FLAG_KEYWORDS,
+    _FLAGS,
+    _SITUATION_KEYWORDS,
+    _TILE_TOKEN,
+    _VALUE_KEYWORDS,
+    _WIND_WORDS,
+    parse_hand,
+)
+from mjstats.kernels import parse as kernel
+from mjstats.kernels.parse import KIND_FLAG, KIND_SITUATION, KIND_VALUE
+from mjstats.tiles import _FLOWER_ALIASES
 
 __all__ = ["PARALLEL_MIN_ROWS", "parse_text_fields"]
 
@@ -44,15 +57,6 @@ _KEY_WIDTH = 24
 def _tables() -> tuple[np.ndarray, ...]:
     """The keyword and wind tables of the kernel, from the grammar's own tables in
     :mod:`mjstats.hand` (ASCII entries only: other rows go to ``parse_hand``)."""
-    from mjstats.hand import (
-        _FLAG_KEYWORDS,
-        _FLAGS,
-        _SITUATION_KEYWORDS,
-        _TILE_TOKEN,
-        _VALUE_KEYWORDS,
-        _WIND_WORDS,
-    )
-    from mjstats.kernels.parse import KIND_FLAG, KIND_SITUATION, KIND_VALUE
 
     value_field = {"seat_wind": 0, "round_wind": 1, "flowers": 2, "situation": 3}
     entries = []
@@ -70,7 +74,6 @@ def _tables() -> tuple[np.ndarray, ...]:
     wind_table = np.zeros((len(winds), 8), dtype=np.uint8)
     for k, (word, _) in enumerate(winds):
         wind_table[k, : len(word)] = np.frombuffer(word.encode(), dtype=np.uint8)
-    from mjstats.tiles import _FLOWER_ALIASES
 
     flowers = list(_FLOWER_ALIASES.items())
     flower_table = np.zeros((len(flowers), _KEY_WIDTH), dtype=np.uint8)
@@ -249,8 +252,6 @@ def parse_text_fields(texts, *, errors: str = "raise", parallel: bool | None = N
     ...
     mjstats.errors.TileCountError: row 1: '12m' holds 2 tiles ...; 2 bad rows in all
     """
-    from mjstats.hand import parse_hand
-    from mjstats.kernels import parse as kernel
 
     if errors not in ("raise", "coerce"):
         raise ValueError(f"errors must be 'raise' or 'coerce', got {errors!r}")
@@ -308,7 +309,6 @@ def parse_text_fields(texts, *, errors: str = "raise", parallel: bool | None = N
         index = np.flatnonzero(keep) if index is None else index[keep]
     if errors == "raise":
         return fields, index, None
-    from mjstats.bad_rows import bad_rows_frame
 
     frame = bad_rows_frame([r for r, _, _ in bad], [t for _, t, _ in bad], [e for _, _, e in bad])
     if rows.index is not None and bad:

@@ -256,7 +256,8 @@ def deferred_without_reason(source: str) -> list[int]:
         row = node.lineno - 1
         while row >= 0 and "#" not in lines[row]:
             above = lines[row - 1].strip() if row else ""
-            if not (above.startswith(("from ", "import ", "#")) or above.endswith((",", "("))):
+            in_import = above.startswith(("from ", "import ", "#")) or above.endswith((",", "("))
+            if not (in_import or above == ")"):
                 break
             row -= 1
         if row < 0 or "#" not in lines[row]:

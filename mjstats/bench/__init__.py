@@ -114,6 +114,7 @@ TASKS: tuple[str, ...] = (
 
 
 def _task_func(name: str):
+    # deferred: `mjstats bench --help` imports no tasks, peers or kernels
     from mjstats.bench.startup import STARTUP_FUNCS
     from mjstats.bench.tasks import TASK_FUNCS
 
@@ -186,6 +187,7 @@ def run_benchmarks(
     """
     from dataclasses import fields, replace
 
+    # deferred: `mjstats bench --help` imports no tasks, peers or kernels
     from mjstats.bench.tasks import FULL, QUICK, Context
 
     wanted = list(TASKS) if tasks is None else list(dict.fromkeys(tasks))
@@ -246,6 +248,7 @@ def environment() -> dict[str, str]:
     import numba
     import numpy
 
+    # deferred: `mjstats bench --help` imports no tasks, peers or kernels
     from mjstats._version import __version__
     from mjstats.bench.peers import PEERS, describe
 

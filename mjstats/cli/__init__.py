@@ -100,6 +100,7 @@ Run 'mjstats COMMAND --help' for a command. In Python: 'import mjstats'.
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars or compile notices on stderr.")
 def cli(quiet: bool) -> None:
     if quiet:
+        # deferred: `mjstats --help` loads no kernels
         from mjstats.compiling import set_progress
 
         set_progress(False)  # main() restores the setting it found
@@ -121,6 +122,7 @@ def hand_command(text: tuple[str, ...], as_json: bool) -> None:
         mjstats hand "[123p]55m12379s789p+8s self-drawn"
         mjstats hand "19m19p19s1234567z+7z 门风=南" --json
     """
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.hand import CONTEXT_FIELDS, parse_hand
     from mjstats.tiles import FLOWER_NAMES
 
@@ -191,9 +193,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args:
         args = ["--help"]
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.provenance import set_command
 
     set_command(["mjstats", *args])  # the provenance of every file the command writes
+    # deferred: `mjstats --help` loads no kernels
     from mjstats import compiling
 
     setting = compiling._forced

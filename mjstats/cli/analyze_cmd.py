@@ -125,6 +125,7 @@ def command(
         mjstats analyze 2367m3345p1568s16z --draws 10 --policy fan-aware
         mjstats analyze "123m456p789s1133z" --visible 1z --json out.json
     """
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.studies import StudyInterrupted
     from mjstats.studies.analyze import analyze, read_position
     from mjstats.studies.interrupts import EXIT_INTERRUPTED, deferred_interrupts
@@ -158,6 +159,7 @@ def command(
         f"seat {winds[position.seat_wind]}, round {winds[position.round_wind]})"
     )
     if position.visible.any():
+        # deferred: `mjstats --help` loads no kernels
         from mjstats.tiles import format_tiles
 
         click.echo(f"visible  {format_tiles(position.visible)}")
@@ -169,6 +171,7 @@ def command(
     if json_path:
         import math
 
+        # deferred: `mjstats --help` loads no kernels
         from mjstats.studies.aggregate import atomic_write_bytes
 
         rows = [
@@ -176,6 +179,7 @@ def command(
             for row in table.to_dict(orient="records")
         ]
         payload = {"params": table.attrs["params"], "columns": list(table.columns), "rows": rows}
+        # deferred: `mjstats --help` loads no kernels
         from mjstats.provenance import json_text, provenance
 
         payload = {"provenance": provenance(table.attrs["params"], kind="analyze"), **payload}

@@ -8,6 +8,7 @@ __all__ = ["command"]
 
 
 def _tasks(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]):
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.bench import TASKS
 
     names = [name.strip() for value in values for name in value.split(",") if name.strip()]
@@ -113,11 +114,13 @@ def command(
     """
     import sys
 
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.bench import environment, format_table, run_benchmarks, to_markdown
     from mjstats.provenance import json_text, provenance
 
     peer = None
     if peer_spec is not None:
+        # deferred: `mjstats --help` loads no kernels
         from mjstats.bench.user_peer import load_peer
 
         try:
@@ -128,6 +131,7 @@ def command(
     if peer is None or tasks:
         rows = run_benchmarks(quick=quick, tasks=tasks, progress=progress, scale=scale)
     if peer is not None:
+        # deferred: `mjstats --help` loads no kernels
         from mjstats.bench.user_peer import bench_peer
 
         if progress:
@@ -148,6 +152,7 @@ def command(
         if json_path:
             with open(json_path, "w", encoding="utf-8") as fh:
                 fh.write(json_text(document, indent=2) + "\n")
+        # deferred: `mjstats --help` loads no kernels
         from mjstats.cli._console import width
 
         text = to_markdown(rows, env) if markdown else format_table(rows, env, width(240))

@@ -14,6 +14,7 @@ class _Seed(click.ParamType):
     name = "seed"
 
     def convert(self, value, param, ctx):
+        # deferred: `mjstats --help` loads no kernels
         from mjstats.arguments import check_seed
         from mjstats.errors import InvalidArgumentError
 

@@ -69,6 +69,7 @@ def command(path, check, json_path, skip_bad, out, top):
       mjstats records tests/data/botzone/judge-logs --check --json check.json
       mjstats records tests/data/botzone/ --skip-bad --out results/botzone --top 0
     """
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.records import RecordError, check_records, read_botzone
     from mjstats.studies.records import records_aggregate
 
@@ -77,6 +78,7 @@ def command(path, check, json_path, skip_bad, out, top):
     except RecordError as exc:
         raise click.ClickException(str(exc)) from None
     if records.games == 0 and records.bad == 0:
+        # deferred: `mjstats --help` loads no kernels
         from mjstats.records.sources import LOOKED_FOR
 
         raise click.ClickException(f"{path}: no records found (looked for {LOOKED_FOR})")
@@ -90,6 +92,7 @@ def command(path, check, json_path, skip_bad, out, top):
         agg = records_aggregate(records) if out is not None else None
         report = result.to_dict()
     else:
+        # deferred: `mjstats --help` loads no kernels
         from mjstats.cli.study_cmd import print_fan_table
         from mjstats.report import fan_table, summary
 
@@ -111,6 +114,7 @@ def command(path, check, json_path, skip_bad, out, top):
             "fan_probability": dict(zip(table["en"], table["frequency"], strict=True)),
         }
     if out is not None:
+        # deferred: `mjstats --help` loads no kernels
         from mjstats.cli.study_cmd import write_study_outputs
         from mjstats.report import write_report
 
@@ -120,6 +124,7 @@ def command(path, check, json_path, skip_bad, out, top):
         for p in paths:
             click.echo(f"wrote {p}", err=True)
     if json_path is not None:
+        # deferred: `mjstats --help` loads no kernels
         from mjstats.provenance import provenance, write_json
         from mjstats.records import botzone_ruleset
 

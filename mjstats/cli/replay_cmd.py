@@ -36,6 +36,7 @@ def command(path, json_path):
       mjstats replay tests/data/botzone
       mjstats replay tests/data/botzone/sample.txt --json replay.json
     """
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.games import ReplayError, replay
 
     try:

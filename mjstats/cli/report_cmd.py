@@ -83,6 +83,7 @@ def command(study_output, table, kind, fmt, out, top):
       mjstats report results/sample --table totals --out totals.png
       mjstats report results/dealt --out dealt.png           # shanten (few deals complete)
     """
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.report import PLOTS, load_aggregate, report_table, write_report
 
     if fmt is None:
@@ -103,6 +104,7 @@ def command(study_output, table, kind, fmt, out, top):
         )
     if kind is not None and table != "cooccurrence":
         raise click.UsageError("--kind applies to --table cooccurrence only")
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.provenance import provenance
 
     try:
@@ -140,6 +142,7 @@ def _save_plot(agg, table: str, kind: str, out: Path, top: int) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.report import plot_report
 
     ax = plot_report(agg, table, kind=kind, top=top)
@@ -151,6 +154,7 @@ def _save_plot(agg, table: str, kind: str, out: Path, top: int) -> None:
 
 
 def _write_stdout(df, fmt: str, prov: dict) -> None:
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.provenance import json_text
     from mjstats.report import table_json, to_markdown
 
@@ -170,9 +174,11 @@ def _print_table(df, agg, table: str, top: int) -> None:
     import pandas as pd
     from rich.table import Table
 
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.cli._console import console as make_console
 
     if table == "fans":
+        # deferred: `mjstats --help` loads no kernels
         from mjstats.cli.study_cmd import print_fan_table
 
         print_fan_table(agg, top)

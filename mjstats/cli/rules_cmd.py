@@ -15,6 +15,7 @@ def command() -> None:
 @command.command(name="list")
 def list_command() -> None:
     """List the rulesets and their profiles (names for --ruleset)."""
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.rulesets import get_ruleset, rulesets
 
     for name in rulesets():
@@ -54,6 +55,7 @@ def diff_command(
         mjstats rules diff mcr mcr:wmo-2014 --n 200000
         mjstats rules diff mcr mcr:wmo-2014 --exact --json diff.json
     """
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.provenance import json_text, provenance, write_json, write_sidecar
     from mjstats.studies.compare import diff
 
@@ -68,6 +70,7 @@ def diff_command(
             raise click.UsageError(
                 f"--exact enumerates every hand; it takes no {' or '.join(given)}"
             )
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.errors import UnknownRulesetError
 
     try:
@@ -122,6 +125,7 @@ def format_diff(table, title: str, *, exact: bool, top: int, examples: int) -> s
     [example]
           1.00  (same fans): 10 -> 12  {2222m}{5555p}123789s1z+1z
     """
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.report import format_probability as fmt
 
     lines = [title + (" (exact enumeration, weighted)" if exact else "")]

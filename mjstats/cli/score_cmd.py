@@ -80,6 +80,7 @@ def command(
     """
     import json
 
+    # deferred: `mjstats --help` loads no kernels
     import mjstats
     from mjstats.rulesets import get_ruleset
 
@@ -106,6 +107,7 @@ def command(
     if in_path is not None:
         if text:
             raise click.UsageError("give either TEXT or --file, not both")
+        # deferred: `mjstats --help` loads no kernels
         from mjstats.compiling import notice
 
         with notice("scorer", progress):  # --no-progress also hides the compile notice
@@ -144,6 +146,7 @@ def _score_file(in_path, out_path, column, rs, bad_path, in_format, chunk_rows, 
     import os
     import sys
 
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.score_file import score_file
 
     if progress is None:

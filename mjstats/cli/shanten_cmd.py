@@ -17,6 +17,7 @@ def _read_hand(text: str):
     """
     import numpy as np
 
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.hand import parse_hand
     from mjstats.tiles import parse_tiles
 
@@ -68,6 +69,7 @@ def command(text: tuple[str, ...], forms: tuple[str, ...], visible: str, ruleset
     """
     import numpy as np
 
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.efficiency import (
         FORMS,
         IMPOSSIBLE,

@@ -20,6 +20,7 @@ _RUN_OPTIONS = {"records": "records_file"}  # option -> the study attribute that
 def _study_class(kind: str):
     import importlib
 
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.studies import KINDS
 
     module, _, name = KINDS[kind].partition(":")
@@ -36,6 +37,7 @@ def _given(ctx: click.Context) -> dict:
 
 def _study_options(kind: str, ctx: click.Context) -> dict:
     """The given options of study ``kind``; one of another kind is a usage error."""
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.studies import KINDS
 
     given = _given(ctx)
@@ -54,6 +56,7 @@ def study_header(agg) -> str:
     An exact enumeration counts distinct hands and the deals they stand for
     apart; a dealt study counts deals, complete or not.
     """
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.report import format_probability as fp
     from mjstats.report import summary
 
@@ -67,6 +70,7 @@ def study_header(agg) -> str:
         else ""
     )
     if agg.kind == "exact":
+        # deferred: `mjstats --help` loads no kernels
         from mjstats.studies.exact import exact_summary
 
         e = exact_summary(agg)
@@ -107,6 +111,7 @@ def print_fan_table(agg, top: int) -> None:
     """
     from rich.table import Table
 
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.cli._console import console as make_console
     from mjstats.report import fan_table
     from mjstats.report import format_probability as fp
@@ -199,6 +204,7 @@ def fan_table_key(agg, shown: int, seen: int, short: bool = False) -> list[str]:
 def write_study_outputs(agg, out: Path) -> list[Path]:
     """Write ``aggregate.json`` and the standard report tables (CSV, each with its
     provenance sidecar) into folder ``out``."""
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.provenance import provenance
     from mjstats.report import fan_table, form_table, payments, total_distribution, write_report
 
@@ -210,6 +216,7 @@ def write_study_outputs(agg, out: Path) -> list[Path]:
         tables += [(fan_table, "fans"), (total_distribution, "totals"), (form_table, "forms")]
         tables.append((payments, "payments"))
     if agg.kind == "dealt":
+        # deferred: `mjstats --help` loads no kernels
         from mjstats.studies.dealt import shanten_table, useful_table
 
         tables.append((shanten_table, "shanten"))
@@ -217,10 +224,12 @@ def write_study_outputs(agg, out: Path) -> list[Path]:
             tables.append((lambda a: useful_table(a, "kinds"), "useful_kinds"))
             tables.append((lambda a: useful_table(a, "copies"), "useful_copies"))
     if agg.kind == "play":
+        # deferred: `mjstats --help` loads no kernels
         from mjstats.studies.play import win_curve
 
         tables.append((win_curve, "win_curve"))
     if agg.kind == "games":
+        # deferred: `mjstats --help` loads no kernels
         from mjstats.studies.games import game_fan_table, game_length_table, meld_table, seat_table
 
         tables[0] = (game_fan_table, "fans")
@@ -234,6 +243,7 @@ def _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_ti
          round_wind, records, checkpoint, resume, dask_address, threads, progress):  # fmt: skip
     import numba
 
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.errors import GameError
     from mjstats.studies import KINDS, StudyInterrupted, make_study, run_study
     from mjstats.studies.interrupts import EXIT_INTERRUPTED
@@ -268,6 +278,7 @@ def _run(kind, ruleset, n, seed, tiles, useful, per_form, policy, draws, last_ti
         if records is None:
             agg = run_study(study, **options)
         else:
+            # deferred: `mjstats --help` loads no kernels
             from mjstats.games import GameOptionError
             from mjstats.games.records import RecordsResumeError
             from mjstats.studies.games import run_games
@@ -313,6 +324,7 @@ def _resumed_study(path: Path, ctx: click.Context):
     option is applied to the checkpoint's parameters, and the study they make
     must be the checkpoint's.
     """
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.errors import DataFileError
     from mjstats.studies.checkpoint import checkpoint_study, study_from_params
 
@@ -347,6 +359,7 @@ def _resumed_study(path: Path, ctx: click.Context):
 
 def _study_option_names() -> set[str]:
     """The options that set a parameter of some kind of study (the others are the run's)."""
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.studies import KINDS
 
     return {"n", "seed", "ruleset"}.union(*(_study_class(k).cli_options for k in KINDS))
@@ -396,6 +409,7 @@ _COUNT = _Count()
 
 def _check_dask(value: str | None) -> str | None:
     if value is not None:
+        # deferred: `mjstats --help` loads no kernels
         from mjstats.studies.dask_backend import check_address
 
         try:
@@ -599,6 +613,7 @@ def command(
       mjstats study --resume run.ckpt          # the same study, parameters from run.ckpt
       mjstats study sample --dask local:2
     """
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.studies.interrupts import deferred_interrupts
 
     # Ctrl-C from here on: at once while nothing is done, else at the next chunk
@@ -613,6 +628,7 @@ def command(
         if agg.kind == "dealt":  # the checkpoint's kind when resumed
             _print_dealt_tables(agg)
         if agg.kind == "play":
+            # deferred: `mjstats --help` loads no kernels
             from mjstats.studies.play import play_summary, win_curve
 
             s = play_summary(agg)
@@ -631,6 +647,7 @@ def command(
             for p in write_study_outputs(agg, out):
                 click.echo(f"wrote {p}", err=True)
         if json_path is not None:
+            # deferred: `mjstats --help` loads no kernels
             from mjstats.provenance import provenance, write_json
 
             write_json(json_path, _json_summary(agg), provenance(agg))
@@ -638,6 +655,7 @@ def command(
 
 
 def _fp(x: float) -> str:
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.report import format_probability
 
     return format_probability(x)
@@ -645,6 +663,7 @@ def _fp(x: float) -> str:
 
 def _print_dealt_tables(agg) -> None:
     """The shanten distribution and, with --useful, the useful-tile distributions."""
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.studies.dealt import shanten_table, useful_table
 
     click.echo("shanten (-1 = complete): probability per form")
@@ -666,6 +685,7 @@ def _print_dealt_tables(agg) -> None:
 
 def _print_games_tables(agg) -> None:
     """The headline of a games study and its table per seat."""
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.studies.games import games_summary, seat_table
 
     s = games_summary(agg)

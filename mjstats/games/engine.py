@@ -7,10 +7,17 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from mjstats.arguments import MAX_COUNT, check_choice, check_count, check_seed
 from mjstats.compiling import notice
 from mjstats.errors import GameError, InvalidArgumentError, UnknownRulesetError
 from mjstats.games import kernels as G
+from mjstats.games.discard_policies import policy_context
+from mjstats.games.records import open_records, write_records
+from mjstats.games.solitaire import custom_kernel
+from mjstats.kernels.decompose import suit_table
+from mjstats.kernels.tables import get_tables
 from mjstats.rulesets import Ruleset, get_ruleset
+from mjstats.tiles import TILES, format_tiles
 
 __all__ = [
     "POLICIES",
@@ -51,7 +58,6 @@ def describe_action(a: int) -> str:
     >>> describe_action(1 * 64 + 13), describe_action(0)
     ('discard 5p', 'pass')
     """
-    from mjstats.tiles import TILES
 
     kind, tile = divmod(int(a), 64)
     if a == 0:
@@ -63,7 +69,6 @@ def describe_action(a: int) -> str:
 
 def game_error_message(game: int, row: np.ndarray, S: np.ndarray) -> str:
     """The message of a stopped game from its result row and its state vector."""
-    from mjstats.tiles import TILES, format_tiles
 
     code = int(row[G.R_ERR])
     msg = f"game {game}: {G.ERRORS[code] if 0 <= code < len(G.ERRORS) else f'error {code}'}"
@@ -191,9 +196,6 @@ def user_policy_type(n_fans: int = 82):
     """
     from numba import typeof, types
 
-    from mjstats.kernels.decompose import suit_table
-    from mjstats.kernels.tables import get_tables
-
     i64 = types.Array(types.int64, 1, "C")
     work, _ = G.new_work(n_fans, suit_table())
     sig = types.int64(i64, i64, types.int64, i64, typeof(get_tables()), typeof(work))
@@ -223,8 +225,6 @@ def _run_kernel(user, first, n, seed, gctx, pctx, tab, suits, n_fans, out, fans,
         return
     from numba.core.errors import NumbaError
 
-    from mjstats.games.solitaire import custom_kernel
-
     kernel = custom_kernel(
         G.play_games_custom, args, n_fans, ftypes=(user_policy_type(n_fans),) * 8
     )
@@ -252,9 +252,7 @@ def engine_context(ruleset, wall: str, round_wind: int, policy, check: bool = Fa
     >>> int(gctx[G.G_MINIMUM]), pctx.shape == (4, CTX_SIZE)
     (8, True)
     """
-    from mjstats.games.discard_policies import policy_context
-    from mjstats.kernels.decompose import suit_table
-    from mjstats.kernels.tables import get_tables
+    # deferred: rulesets may still be registered until the dispatch loads
     from mjstats.rulesets.dispatch import kernel_spec
 
     rs = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
@@ -372,7 +370,6 @@ def _play_recorded(run, first, n, out, fans, final, records, rs) -> None:
     each block's records before the next is played (``final``: keep every game's
     final state there, else None). A stopped game raises before its block is
     written: the records then hold the blocks before it."""
-    from mjstats.games.records import open_records, write_records
 
     user, seed, gctx, pctx, tab, suits, n_fans = run
     block = max(1, min(n, RECORD_BLOCK))
@@ -393,7 +390,6 @@ def _play_recorded(run, first, n, out, fans, final, records, rs) -> None:
 def _check_options(n, seed, first, ruleset, wall, round_wind, records) -> Ruleset:
     """Check the scalar options of :func:`play_games` (GameOptionError, naming what is
     accepted); return the ruleset."""
-    from mjstats.arguments import MAX_COUNT, check_choice, check_count, check_seed
 
     n = check_count("n (the number of games)", n, error=GameOptionError)
     check_seed(seed, error=GameOptionError)

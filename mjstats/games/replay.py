@@ -20,6 +20,8 @@ import pandas as pd
 
 from mjstats.compiling import notice
 from mjstats.games import kernels as G
+from mjstats.games.engine import engine_context
+from mjstats.records.check import botzone_ruleset
 from mjstats.records.names import judge_fan_counts
 from mjstats.tiles import BOTZONE_CODES
 
@@ -216,8 +218,6 @@ _SEATS = "ESWN"
 
 class _Engine:
     def __init__(self, ruleset):
-        from mjstats.games.engine import engine_context
-
         self.gctx, _, self.tab, self.suits = engine_context(ruleset, "botzone", 0, ("random",))
         self.work, self.buf = G.new_work(ruleset.n_fans, self.suits)
         self.scratch = self.work[3]
@@ -393,7 +393,6 @@ def replay(path, ruleset=None) -> pd.DataFrame:
     >>> len(table), int(table.legal.sum()), int(table.matched.sum())
     (16, 16, 16)
     """
-    from mjstats.records.check import botzone_ruleset
 
     p = Path(os.fspath(path))
     if not p.exists():

@@ -60,8 +60,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from mjstats.batch import HandBatch
 from mjstats.errors import RecordError
 from mjstats.kernels import records as rp
+from mjstats.records.sources import record_files
+from mjstats.rulesets.mcr import FANS, RULESET
 from mjstats.tiles import BOTZONE_CODES
 
 if TYPE_CHECKING:
@@ -113,7 +116,6 @@ def _fan_points() -> dict[str, int]:
     # the judge's names (the fan table's, and its spellings of the wait fans:
     # records.names) -> points in the MCR fan table (the reference profile's)
     from mjstats.records.names import _ALIASES
-    from mjstats.rulesets.mcr import FANS, RULESET
 
     names = {f.zh: f.key for f in FANS} | _ALIASES
     return {name: RULESET.fans[RULESET.fan_id(key)].points for name, key in names.items()}
@@ -273,7 +275,6 @@ class _Collector:
                 for v in pieces:
                     flat.extend(v)
                 columns[k] = pd.Series(flat, dtype=object) if k in _OBJECT_COLUMNS else flat
-        from mjstats.batch import HandBatch
 
         return RecordSet(
             batch=HandBatch(**fields),
@@ -843,8 +844,6 @@ def read_botzone(source, *, skip_bad: bool = False, chunk_size: int = _CHUNK) ->
         name = str(getattr(source, "name", "<stream>"))
         _read_text(source, name, col, chunk_size)
     else:
-        from mjstats.records.sources import record_files
-
         for path, fmt in record_files(source):  # a folder: every record file in it
             if fmt == "text":
                 with open(path, "rb") as fh:

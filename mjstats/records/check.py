@@ -22,6 +22,7 @@ import pandas as pd
 from mjstats.errors import InvalidHandError
 from mjstats.records.names import judge_fan_counts
 from mjstats.rulesets import Ruleset, get_ruleset
+from mjstats.scorer import score_batch
 
 if TYPE_CHECKING:
     from mjstats.records.botzone import RecordSet
@@ -82,7 +83,6 @@ def score_records(records: RecordSet, ruleset: Ruleset | str | None = None) -> S
     >>> s.total.tolist(), s.error
     ([20], ('',))
     """
-    from mjstats.scorer import score_batch
 
     rs = botzone_ruleset() if ruleset is None else get_ruleset(ruleset)
     batch = records.batch

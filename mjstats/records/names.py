@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from mjstats.rulesets import Ruleset, get_ruleset
+from mjstats.rulesets.mcr import FANS
 
 __all__ = ["JUDGE_NAMES", "judge_fan_counts", "judge_fan_key"]
 
@@ -44,8 +45,6 @@ _LOOKALIKES = {
 
 
 def _judge_names() -> dict[str, str]:
-    from mjstats.rulesets.mcr import FANS
-
     names = {f.zh: f.key for f in FANS}
     names.update(_ALIASES)
     names.update(_LOOKALIKES)

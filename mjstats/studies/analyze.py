@@ -225,8 +225,6 @@ def read_position(
     )
     over = np.flatnonzero(pos.seen() > 4)
     if len(over):
-        from mjstats.tiles import TILES
-
         names = ", ".join(TILES[t] for t in over)
         raise TileCountError(
             f"more than 4 copies of {names} in the hand, its melds and the visible tiles"
@@ -265,8 +263,6 @@ class AnalyzeStudy(_PicklableRuleset, Study):
         self.chunk_size, self.last_tile = int(chunk_size), bool(last_tile)
         outside = set(np.flatnonzero(position.seen())) - set(self.ruleset.tiles)
         if outside:
-            from mjstats.tiles import TILES
-
             raise InvalidHandError(
                 f"ruleset {self.ruleset.name!r} does not use "
                 f"{', '.join(TILES[t] for t in sorted(outside))}"

@@ -15,11 +15,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from mjstats.arguments import check_count, check_seed
 from mjstats.batch import HandBatch
 from mjstats.kernels.accumulate import TOTAL_BINS
 from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.scorer import score_batch
 from mjstats.studies.exact import ExactStudy
+from mjstats.studies.generate_wins import generate_wins
 from mjstats.studies.kernels.profile_diff import ACC_HEAD, ACC_NAMES, DELTA_BINS, KINDS
 from mjstats.studies.runner import _Progress, default_group_size, in_notebook
 
@@ -125,8 +127,6 @@ def diff(
     if weights is not None and hands is None:
         raise ValueError("weights go with hands (one per row)")
     if hands is None:
-        from mjstats.arguments import check_count, check_seed
-
         check_seed(seed)
         check_count("n (sampled hands, held in memory at once)", n, low=1, high=MAX_SAMPLED)
     return _table(_sampled_figures(ra, rb, n, seed, examples, hands, weights))
@@ -178,8 +178,6 @@ def _sampled_figures(
     ra: Ruleset, rb: Ruleset, n: int, seed: int, examples: int, hands, weights=None
 ) -> _Figures:
     if hands is None:
-        from mjstats.studies.generate_wins import generate_wins
-
         if n <= 0:
             raise ValueError(f"n must be positive, got {n}")
         hands = HandBatch(**generate_wins(n, seed, "mixed").as_dict())

@@ -65,6 +65,7 @@ from mjstats.kernels.accumulate import TOTAL_BINS, empty_counters
 from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.scorer import score_batch
 from mjstats.studies.aggregate import Aggregate
+from mjstats.studies.checkpoint import load_checkpoint
 from mjstats.studies.play import _options_param, _PicklableRuleset
 from mjstats.studies.runner import Study, chunked_weight, run_study, study_count, study_seed
 from mjstats.studies.summaries import fan_table, wilson_interval
@@ -237,8 +238,6 @@ def winning_hands(table: pd.DataFrame, final: np.ndarray, ruleset: Ruleset | Non
     """
 
     if ruleset is None:
-        from mjstats.rulesets import get_ruleset
-
         ruleset = get_ruleset("mcr")
 
     winds = np.asarray(game_rules(ruleset).seat_winds, np.int64)
@@ -451,8 +450,6 @@ def run_games(study: GamesStudy, records=None, **run_options: Any) -> Aggregate:
     if run_options.get("resume") and (ckpt is None or not Path(ckpt).exists()):
         return run_study(study, **run_options)  # its error (nothing to resume), file untouched
     if run_options.get("resume"):
-        from mjstats.studies.checkpoint import load_checkpoint
-
         _, done = load_checkpoint(Path(ckpt), study)
         if done and (len(done) > 1 or done[0][0] != 0):
             raise GameOptionError(

@@ -263,6 +263,7 @@ class PlayStudy(_PicklableRuleset, Study):
         return "games"
 
     def run_chunks(self, first: int, count: int) -> Aggregate:
+        # deferred: rulesets may still be registered until the dispatch loads
         from mjstats.rulesets.dispatch import kernel_spec
 
         n_fans = self.ruleset.n_fans

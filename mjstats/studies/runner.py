@@ -26,6 +26,7 @@ from mjstats.arguments import check_count, check_seed
 from mjstats.compiling import jupyter_shell, notice, progress_wanted, redirect
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.checkpoint import load_checkpoint, save_checkpoint
+from mjstats.studies.dask_backend import run_groups
 from mjstats.studies.interrupts import deferred_interrupts
 from mjstats.studies.summaries import fan_table, summary
 
@@ -439,8 +440,6 @@ def run_study(
                         merge(first, count, study.run_chunks(first, count))
                         bar.advance(study.chunk_weight(first, count))
                 else:
-                    from mjstats.studies.dask_backend import run_groups
-
                     for first, count, part in run_groups(study, todo, dask, guard.check):
                         merge(first, count, part)
                         bar.advance(study.chunk_weight(first, count))
