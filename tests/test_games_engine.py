@@ -182,7 +182,7 @@ def test_bad_options():
         play_games(1, 1, policy="best")
     with pytest.raises(GameOptionError, match="one per seat"):
         play_games(1, 1, policy=["random", "random"])
-    with pytest.raises(GameOptionError, match="unknown wall"):
+    with pytest.raises(GameOptionError, match="wall must be one of botzone, shared"):
         play_games(1, 1, wall="round")
     with pytest.raises(GameOptionError, match=r"Botzone wall .* plays 2 seats"):
         play_games(1, 1, ruleset="two-player", wall="botzone")
