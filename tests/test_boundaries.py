@@ -189,3 +189,34 @@ def test_a_broken_csv_is_one_line(tmp_path, capsys):
     src.write_text(f'hand\n{GOOD}\n"unterminated\n', encoding="utf-8")
     err = _one_line_error(capsys, cli.main(["score", "--file", str(src), "--out", "-"]))
     assert "not a readable CSV file" in err
+
+
+# -- item 9: a user policy that raises ------------------------------------------------------
+
+
+def _raising_policy(seat_to_fail: int):
+    from numba import njit
+
+    @njit
+    def own(view, acts, n_acts, ctx, tab, work):
+        if n_acts > 3:
+            raise ValueError("my policy broke")
+        return acts[n_acts - 1]
+
+    @njit
+    def answer(view, acts, n_acts, ctx, tab, work):
+        return acts[0]
+
+    policy = ["random"] * 4
+    policy[seat_to_fail] = (own, answer)
+    return policy
+
+
+@pytest.mark.parametrize("records", [False, True])
+def test_a_user_policy_that_raises_is_a_game_error(tmp_path, records):
+    from mjstats.games import GameError, play_games
+
+    kwargs = {"wall": "botzone", "records": tmp_path / "r.txt"} if records else {}
+    with pytest.raises(GameError, match=r"^game 0: the user policy of seat 2 \(own turn\) "
+                       r"raised ValueError: my policy broke \(turn of seat 2"):  # fmt: skip
+        play_games(3, seed=1, policy=_raising_policy(2), **kwargs)

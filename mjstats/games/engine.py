@@ -15,6 +15,7 @@ from mjstats.games.discard_policies import policy_context
 from mjstats.games.records import open_records, write_records
 from mjstats.games.solitaire import custom_kernel
 from mjstats.kernels.decompose import suit_table
+from mjstats.kernels.guard import guard_policy, raised_slot
 from mjstats.kernels.tables import get_tables
 from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.tiles import TILES, format_tiles
@@ -69,22 +70,30 @@ def describe_action(a: int) -> str:
 
 def game_error_message(game: int, row: np.ndarray, S: np.ndarray) -> str:
     """The message of a stopped game from its result row and its state vector."""
-
     code = int(row[G.R_ERR])
     msg = f"game {game}: {G.ERRORS[code] if 0 <= code < len(G.ERRORS) else f'error {code}'}"
     if code == G.E_POLICY:
         seat = int(row[G.R_ERR_SEAT])
-        hand = S[G.S_HAND + 34 * seat : G.S_HAND + 34 * seat + 34].astype(np.uint8)
-        last = int(S[G.S_LAST_TILE])
-        last_tile = TILES[last] if 0 <= last < 34 else "-"
         msg += (
             f": seat {seat} returned '{describe_action(row[G.R_ERR_ACTION])}' in its "
             f"{_PHASES.get(int(S[G.S_PHASE]), 'phase ' + str(S[G.S_PHASE]))} "
-            f"(turn of seat {int(S[G.S_TURN])}, last tile {last_tile} "
-            f"of seat {int(S[G.S_LAST_SEAT])}, its concealed tiles {format_tiles(hand)}, "
-            f"{int(S[G.S_NMELD + seat])} melds)"
+            f"({describe_state(S, seat)})"
         )
     return msg
+
+
+def describe_state(S: np.ndarray, seat: int) -> str:
+    """A game state as a stopped game's message shows it: whose turn, the last tile,
+    the seat's concealed tiles and melds."""
+
+    hand = S[G.S_HAND + 34 * seat : G.S_HAND + 34 * seat + 34].astype(np.uint8)
+    last = int(S[G.S_LAST_TILE])
+    last_tile = TILES[last] if 0 <= last < 34 else "-"
+    return (
+        f"turn of seat {int(S[G.S_TURN])}, last tile {last_tile} "
+        f"of seat {int(S[G.S_LAST_SEAT])}, its concealed tiles {format_tiles(hand)}, "
+        f"{int(S[G.S_NMELD + seat])} melds"
+    )
 
 
 WALLS = {"botzone": G.WALL_BOTZONE, "shared": G.WALL_SHARED}
@@ -230,6 +239,11 @@ def _run_kernel(user, first, n, seed, gctx, pctx, tab, suits, n_fans, out, fans,
     )
     try:
         kernel(*user, *args)
+    except SystemError as exc:  # a user policy raised: numba does not stop at it
+        cause = exc.__cause__ or exc.__context__
+        if cause is None:
+            raise
+        raise _policy_raised(kernel, user, args, cause) from None
     except (NumbaError, TypeError) as exc:
         # the user's function does not compile for (or does not have) the signature
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
@@ -237,6 +251,28 @@ def _run_kernel(user, first, n, seed, gctx, pctx, tab, suits, n_fans, out, fans,
             f"a user game policy does not fit the policy signature "
             f"(mjstats.games.user_policy_type): {first_line}"
         ) from None
+
+
+def _policy_raised(kernel, user, args, cause: BaseException) -> GameError:
+    """The :class:`GameError` of a user policy that raised ``cause``: the games are
+    played again with every user function guarded (:mod:`mjstats.kernels.guard`),
+    which stops the first game where one raises, to name that game and seat."""
+
+    first, n = int(args[0]), int(args[1])
+    out = np.zeros((n, G.N_R), np.int64)
+    state = np.zeros((n, G.N_STATE), np.int64)
+    again = (*args[:8], out, np.zeros((n, args[7]), np.uint8), state, np.zeros((0, 0, 4), np.int64))
+    kernel(*(guard_policy(f, k) for k, f in enumerate(user)), *again)
+    what = f"{type(cause).__name__}: {cause}"
+    for i in np.flatnonzero(out[:, G.R_ERR] == G.E_POLICY).tolist():
+        slot = raised_slot(out[i, G.R_ERR_ACTION])
+        if slot >= 0:
+            seat, decision = slot % 4, "own turn" if slot < 4 else "answer to a discard or kong"
+            return GameError(
+                f"game {first + i}: the user policy of seat {seat} ({decision}) raised {what} "
+                f"({describe_state(state[i], seat)})"
+            )
+    return GameError(f"games {first}..{first + n - 1}: a user policy raised {what}")
 
 
 def engine_context(ruleset, wall: str, round_wind: int, policy, check: bool = False):
