@@ -10,7 +10,7 @@ compile runs inside :func:`notice`, which listens to numba's public event API
 shows one line on standard error (a terminal: redrawn in place each second;
 Jupyter: a display updated in place; a study's progress bar: its label)::
 
-    mjstats: compiling the scorer (first run only, about 6 s): 3 s, 18 of about 29 kernels
+    mjstats: compiling the scorer (first run only, about 10 s): 3 s, 18 of about 51 kernels
 
 and, when the command is done, what it took. numba raises no compile event
 when it loads a kernel from its cache, so a warm start shows nothing; entering
@@ -77,26 +77,29 @@ class Group:
     kernels: int | None = None
 
 
-#: Kernel groups: what the notice names, and what a cold cache costs: the CPU
-#: seconds of the command's compiles on a cold run and the kernels it compiled, from
-#: ``mjstats bench --tasks cold_start`` (2-core AMD EPYC VM). ``scorer``, ``sample``
-#: and ``analyze``: 2026-12-02 18:56 UTC, idle, with the compile helper on the
-#: second core (:mod:`mjstats.compile_helper`: the command compiles about half the
-#: kernels, the helper the rest); the others: 01:20-01:47 UTC, load 6-13 (wall
-#: times were 5-8 times these). ``shanten``: ``mjstats shanten HAND`` alone (10.7 s
-#: CPU). None: not measured, no estimate shown. Only a machine's first estimate
-#: comes from here: later ones are that machine's own previous full compile.
+#: Kernel groups: what the notice names, and what a cold cache costs: the seconds
+#: the command spends compiling on a cold run (wall time inside its numba compiles,
+#: with the compile helper on the second core where the group has a plan) and the
+#: functions it compiles, from ``mjstats bench --tasks cold_start`` (its notes:
+#: "compile S s (K kernels)"), best of two runs on a 2-core AMD EPYC VM, 2026-12-05
+#: 00:39-00:58 UTC, busy (load average 2.1-3.3 from other jobs): the command's whole
+#: first run took 0.5-5 s more (11.4 s for ``score HAND``, 44 s ``study sample --n
+#: 1000``, 86 s ``analyze``, 49 s ``study dealt``, 95 s ``study play``, 151 s ``study
+#: games --n 50``, 51 s ``replay``, 20.5 s ``records``). ``shanten``: ``mjstats shanten
+#: HAND`` alone, 2026-12-03 (not re-measured). None: not measured, no estimate shown.
+#: Only a machine's first estimate comes from here: later ones are that machine's own
+#: previous full compile.
 GROUPS: dict[str, Group] = {
-    "scorer": Group("the scorer", 6, 29),
+    "scorer": Group("the scorer", 10, 51),
     "shanten": Group("the shanten kernels", 11, 14),
-    "sample": Group("the sampling study", 28, 96),
-    "dealt": Group("the dealt study", 75, 125),
-    "play": Group("the play study", 114, 184),
+    "sample": Group("the sampling study", 38, 128),
+    "dealt": Group("the dealt study", 46, 118),
+    "play": Group("the play study", 90, 174),
     "exact": Group("the exact enumeration"),
-    "analyze": Group("the playout kernels", 70, 145),
-    "replay": Group("the game engine", 69, 132),
-    "records": Group("the records reader and scorer"),
-    "games": Group("the game engine"),
+    "analyze": Group("the playout kernels", 82, 159),
+    "replay": Group("the game engine", 47, 130),
+    "records": Group("the records reader and scorer", 18, 76),
+    "games": Group("the game engine", 146, 176),
     "bench": Group("the benchmarked kernels"),
 }
 
