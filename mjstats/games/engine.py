@@ -12,10 +12,10 @@ from mjstats.compiling import notice
 from mjstats.errors import GameError, InvalidArgumentError, UnknownRulesetError
 from mjstats.games import kernels as G
 from mjstats.games.discard_policies import policy_context
+from mjstats.games.guard import guard_policy, raised_slot
 from mjstats.games.records import open_records, write_records
 from mjstats.games.solitaire import custom_kernel
 from mjstats.kernels.decompose import suit_table
-from mjstats.kernels.guard import guard_policy, raised_slot
 from mjstats.kernels.tables import get_tables
 from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.tiles import TILES, format_tiles
@@ -255,7 +255,7 @@ def _run_kernel(user, first, n, seed, gctx, pctx, tab, suits, n_fans, out, fans,
 
 def _policy_raised(kernel, user, args, cause: BaseException) -> GameError:
     """The :class:`GameError` of a user policy that raised ``cause``: the games are
-    played again with every user function guarded (:mod:`mjstats.kernels.guard`),
+    played again with every user function guarded (:mod:`mjstats.games.guard`),
     which stops the first game where one raises, to name that game and seat."""
 
     first, n = int(args[0]), int(args[1])
