@@ -151,3 +151,32 @@ def test_docs_python_blocks(page, monkeypatch, tmp_path):
             exec(compile(code, f"{page}:{line}", "exec"), namespace)
     if "matplotlib.pyplot" in sys.modules:  # a page's plots are not left open
         sys.modules["matplotlib.pyplot"].close("all")
+
+
+# a line of a text block that is a hand: melds or tiles, then "+" and the winning tile
+_HAND_LINE = re.compile(r"^\s*[\[{]?[0-9mpsz\[\]{}]{6,}\+[0-9][mpsz]\b.*$")
+
+
+def _text_block_hands() -> list[tuple[str, int, str]]:
+    found = []
+    for path in [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]:
+        text = path.read_text(encoding="utf-8")
+        for m in re.finditer(r"```text\n(.*?)```", text, re.S):
+            first = text[: m.start()].count("\n") + 2
+            for k, line in enumerate(m.group(1).splitlines()):
+                if _HAND_LINE.match(line):
+                    found.append((path.name, first + k, line.strip()))
+    return found
+
+
+def test_text_blocks_hold_hands():
+    assert any(name == "README.md" for name, _, _ in _text_block_hands())
+
+
+@pytest.mark.parametrize(("page", "line", "hand"), _text_block_hands())
+def test_every_hand_in_a_text_block_is_valid(page, line, hand):
+    """A hand written in a ```text block of the README or docs parses (it is read
+    by people, who copy it): e.g. no sixth copy of a tile across its melds."""
+    from mjstats import parse_hand
+
+    parse_hand(hand.split("#", 1)[0].strip())
