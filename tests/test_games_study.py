@@ -378,6 +378,7 @@ def test_a_scoring_disagreement_stops_the_study(monkeypatch, capsys):
 
     import mjstats.scorer
     from mjstats.games import GameError
+    from mjstats.studies import games as games_study
 
     real = mjstats.scorer.score_batch
 
@@ -385,7 +386,7 @@ def test_a_scoring_disagreement_stops_the_study(monkeypatch, capsys):
         scored = real(batch, ruleset)
         return dataclasses.replace(scored, total=scored.total + 1)
 
-    monkeypatch.setattr(mjstats.scorer, "score_batch", off_by_one)
+    monkeypatch.setattr(games_study, "score_batch", off_by_one)  # where the study calls it
     with pytest.raises(GameError, match=r"score the win of game .* differently"):
         games(40, 1, progress=False)
     assert main(["study", "games", "--n", "40", "--no-progress"]) == 1

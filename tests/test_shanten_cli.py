@@ -35,7 +35,7 @@ def test_visible_and_melds_reduce_unseen_copies(capsys):
     assert code == 0 and out.splitlines()[-1] == "useful    13z  (2 kinds, 3 unseen tiles)"
     code, out, _ = run(capsys, "[111z]123m456p789s3z")  # own pung: no 1z left
     assert code == 0
-    assert "(10 concealed, 1 melds)" in out.splitlines()[0]
+    assert "(10 concealed, 1 meld)" in out.splitlines()[0]
     assert "  seven_pairs       -" in out  # impossible with a meld
     assert out.splitlines()[-1] == "useful    3z  (1 kinds, 3 unseen tiles)"
 

@@ -20,7 +20,8 @@ class _Seed(click.ParamType):
 
         if not isinstance(value, int):
             text = str(value).strip().replace("_", "")
-            if not text.lstrip("+-").isdigit() or len(text) > 30:
+            digits = text.lstrip("+-")  # ASCII digits only: "²".isdigit() is True, int("²") fails
+            if not (digits.isascii() and digits.isdigit()) or len(text) > 30:
                 self.fail(f"{value!r} is not an integer 0 to 2**64-1", param, ctx)
             value = int(text)
         try:
