@@ -19,6 +19,9 @@ _TABLES = (
     "seats",
     "lengths",
     "melds",
+    "claims",
+    "reference",
+    "match",
 )
 _FORMATS = ("table", "csv", "parquet", "json", "md", "png")
 _SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".json": "json", ".md": "md", ".png": "png"}
@@ -31,9 +34,10 @@ _SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".json": "json", ".md": "md",
     type=click.Choice(_TABLES),
     default=None,
     help="Which report: fan frequencies, total distribution, forms, fan co-occurrence, "
-    "payments by win type, headline numbers, shanten (dealt studies), or per seat, game "
-    "lengths and the winners' melds (games studies) [default: fans; shanten for a dealt "
-    "study without complete deals].",
+    "payments by win type, headline numbers, shanten (dealt studies); per seat, game "
+    "lengths, the winners' melds, claims, and fans and claims beside real play (reference) "
+    "of games studies and record sets; the policies of a match [default: fans; shanten for "
+    "a dealt study without complete deals; match for a match].",
 )
 @click.option(
     "--kind",
@@ -82,6 +86,8 @@ def command(study_output, table, kind, fmt, out, top):
       mjstats report results/sample --out fans.png --top 30  # log-scale fan frequencies
       mjstats report results/sample --table totals --out totals.png
       mjstats report results/dealt --out dealt.png           # shanten (few deals complete)
+      mjstats report results/games --table reference         # beside real play
+      mjstats report results/games --table reference --out real-play.png
     """
     # deferred: `mjstats --help` loads no kernels
     from mjstats.report import PLOTS, load_aggregate, report_table, write_report
@@ -131,7 +137,10 @@ def command(study_output, table, kind, fmt, out, top):
 
 
 def _default_table(agg) -> str:
-    """fans, unless that would be empty and there is a shanten table (dealt studies)."""
+    """fans, unless that would be empty and there is a shanten table (dealt studies);
+    a match's table for a match."""
+    if agg.kind == "match":
+        return "match"
     no_fans = "cooccurrence" not in agg.counters or not agg["complete"][0]
     return "shanten" if no_fans and "shanten_hist" in agg.counters else "fans"
 
@@ -191,6 +200,14 @@ def _print_table(df, agg, table: str, top: int) -> None:
             df = df.iloc[played[0] : played[-1] + 1]
     if table == "summary":
         df = pd.DataFrame({"": list(df.columns), "value": [_cell(v) for v in df.iloc[0]]})
+    if table == "reference":
+        # deferred: `mjstats --help` loads no kernels
+        from mjstats.studies.realplay import real_play_summary, summary_line
+
+        line = summary_line(real_play_summary(df))
+        shown = df[(df["what"] == "claim") | (df["rank"] <= (top or 30))]
+        df = shown[["what", "rank", "zh", "en", "unit", "real", "rate", "ci_low", "ci_high",
+                    "ratio"]]  # fmt: skip
     console = make_console(160)
     console.print(f"[bold]{agg.kind}[/] aggregate: {table}")
     out = Table(show_edge=False, header_style="bold")
@@ -200,6 +217,8 @@ def _print_table(df, agg, table: str, top: int) -> None:
     for row in df.itertuples(index=False):
         out.add_row(*(_cell(v) for v in row))
     console.print(out)
+    if table == "reference":
+        console.print(line)
 
 
 def _pairs(matrix):

@@ -234,6 +234,11 @@ def write_study_outputs(agg, out: Path) -> list[Path]:
 
         tables[0] = (game_fan_table, "fans")
         tables += [(seat_table, "seats"), (game_length_table, "lengths"), (meld_table, "melds")]
+        if "claim_counts" in agg.counters:
+            # deferred: `mjstats --help` loads no kernels
+            from mjstats.studies.game_stats import claim_table
+
+            tables.append((claim_table, "claims"))
     for make, name in tables:
         paths.append(write_report(make(agg), out / f"{name}.csv", prov=prov))
     return paths
