@@ -8,7 +8,7 @@ import click
 
 from mjstats.cli.params import SEED
 
-__all__ = ["command"]
+__all__ = ["command", "format_match_table"]
 
 
 @click.command("match")
@@ -103,7 +103,7 @@ def command(policies, n_walls, seed, rotation, ruleset, wall, round_wind, chunk_
             f"{walls:,} walls x {int(agg['games'][0]) // max(walls, 1)} seatings "
             f"({p['rotation']}), {p['ruleset']}, {p['wall']} wall, seed {p['seed']}"
         )
-        click.echo(_format(table))
+        click.echo(format_match_table(table))
         if out is not None:
             # deferred: `mjstats --help` loads no kernels
             from mjstats.provenance import provenance
@@ -115,23 +115,24 @@ def command(policies, n_walls, seed, rotation, ruleset, wall, round_wind, chunk_
             click.echo(f"wrote {path}", err=True)
 
 
-def _format(table) -> str:
-    """The match table for people: a row per policy, rates in percent."""
-    width = max(len(str(p)) for p in table["policy"]) + 2
-    head = (
-        f"{'policy':<{width + 2}}{'points a game':>13}  {'95% CI (paired)':<18}{'win':>7}"
-        f"{'self-drawn':>11}{'deal-in':>9}{'claims':>8}{'chow':>8}{'pung':>8}"
-    )
-    rows = [head]
+def format_match_table(table) -> str:
+    """The match table for people, in 80 columns: a row per policy."""
+    head = [
+        f"{'':16}{'points':>7}  {'95% interval':<16}{'':6}{'self-':>7}{'deal-':>7}"
+        f"{'claims':>7}{'chow':>6}{'pung':>6}",
+        f"{'  policy':<16}{'a game':>7}  {'(paired)':<16}{'win':>6}{'drawn':>7}{'in':>7}"
+        f"{'a game':>7}{'rate':>6}{'rate':>6}",
+    ]
+    rows = []
     for r in table.itertuples(index=False):
         ci = f"{r.points_ci_low:+.2f} to {r.points_ci_high:+.2f}"
         rows.append(
-            f"{r.player} {r.policy:<{width}} {r.points:+12.2f}  {ci:<18}{r.win:7.1%}"
-            f"{r.self_drawn:11.1%}{r.deal_in:9.1%}{r.claims:8.2f}{r.chow_rate:8.1%}"
-            f"{r.pung_rate:8.1%}"
+            f"{r.player} {r.policy:<14} {r.points:+6.2f}  {ci:<16}{r.win:6.1%}"
+            f"{r.self_drawn:7.1%}{r.deal_in:7.1%}{r.claims:7.2f}{r.chow_rate:6.1%}"
+            f"{r.pung_rate:6.1%}"
         )
-    rows.append(
-        "(win, self-drawn, deal-in: per game; claims: chows, pungs and kongs taken a game; "
-        "chow, pung: taken per chance)"
-    )
-    return "\n".join(rows)
+    foot = [
+        "win, self-drawn, deal-in: per game a policy plays; claims: chows, pungs and",
+        "kongs taken a game; chow, pung rate: taken per chance",
+    ]
+    return "\n".join([*head, *rows, *foot])

@@ -707,3 +707,13 @@ def _print_games_tables(agg) -> None:
          "points_mean", "points_sd"]
     ]  # fmt: skip
     click.echo(t.to_string(index=False, float_format=lambda x: f"{x:.4g}"))
+    if "claim_counts" in agg.counters:
+        # deferred: `mjstats --help` loads no kernels
+        from mjstats.studies.game_stats import claim_table
+
+        c = claim_table(agg).set_index("claim")
+        rates = ", ".join(
+            f"{name} {c.loc[key, 'taken_rate']:.1%}"
+            for key, name in (("chow", "chow"), ("pung", "pung"), ("kong", "kong"))
+        )
+        click.echo(f"claims taken per chance: {rates} (report --table claims)")

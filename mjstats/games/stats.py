@@ -56,6 +56,7 @@ __all__ = [
     "CLAIM_NAMES",
     "RecordLogs",
     "claim_counters",
+    "iter_record_logs",
     "log_stats",
     "record_logs",
     "record_stats",
@@ -71,7 +72,7 @@ CLAIM_KINDS = K.KIND_KEYS
 CLAIM_NAMES = {
     "chow": ("吃", "Chow"),
     "pung": ("碰", "Pung"),
-    "kong": ("明杠", "Exposed kong (on a discard)"),
+    "kong": ("明杠", "Exposed kong"),
     "promoted_kong": ("补杠", "Promoted kong"),
     "concealed_kong": ("暗杠", "Concealed kong"),
     "win_on_discard": ("点和", "Win on a discard"),
@@ -264,9 +265,34 @@ class RecordLogs:
         self.winds = np.zeros(0, np.int64)
         self.logs = np.zeros((0, G.MAX_LOG, 4), np.int64)
         self.n_log = np.zeros(0, np.int64)
+        self._parts: list[tuple] = []  # (wall, round wind, rows) of the games added
 
     def __len__(self) -> int:
         return len(self.source)
+
+    def add(self, game, wall, rows) -> None:
+        """Add a game read by the replay's reader: its wall and log rows."""
+        self.source.append(game.source)
+        self.match.append(game.match_id)
+        self.ends.append((game.result, game.fans, game.total, tuple(game.scores)))
+        self._parts.append((np.asarray(wall, np.int64), game.round_wind, rows))
+
+    def pack(self) -> RecordLogs:
+        """Stack the games added into the arrays (once, when the block is full)."""
+        parts = self._parts
+        n = len(parts)
+        self.walls = np.zeros((n, 144), np.int64)
+        self.winds = np.zeros(n, np.int64)
+        self.logs = np.zeros((n, G.MAX_LOG, 4), np.int64)
+        self.n_log = np.zeros(n, np.int64)
+        for i, (wall, wind, rows) in enumerate(parts):
+            self.walls[i, : len(wall)] = wall
+            self.winds[i] = wind
+            if rows:
+                self.logs[i, : len(rows)] = rows
+            self.n_log[i] = len(rows)
+        self._parts = []
+        return self
 
 
 def _move_rows(moves) -> list[tuple[int, int, int, int]]:
@@ -296,19 +322,79 @@ def _move_rows(moves) -> list[tuple[int, int, int, int]]:
     return rows
 
 
-def record_logs(path, skip_bad: bool = False) -> RecordLogs:
-    """Read Botzone records (text data set, JSON judge logs, or a folder of them) as
-    engine logs, for :func:`replay_logs`.
+RECORD_BLOCK = 4096
+"""Real games read and replayed at a time (their logs take 16 KB a game), so that a
+whole data set (98,208 games) streams through in constant memory."""
+
+
+def _record_error(message: str) -> RecordError:
+    """A reader's message ``"<file>, line <n>: <problem>"`` (or ``"<file>: ..."``) as a
+    :class:`RecordError`."""
+    source, sep, rest = message.partition(", line ")
+    if sep:
+        line, _, problem = rest.partition(": ")
+        if line.isdigit():
+            return RecordError(problem, source, int(line))
+    source, sep, problem = message.partition(": ")
+    return RecordError(problem, source) if sep else RecordError(message, "<records>")
+
+
+def iter_record_logs(path, skip_bad: bool = False, block: int = RECORD_BLOCK):
+    """Botzone records (text data set, JSON judge logs, or a folder of them) as engine
+    logs for :func:`replay_logs`, :class:`RecordLogs` of ``block`` games at a time.
 
     A text record's wall is rebuilt from its deals and draws (the tiles nobody drew
     fill the rest); a JSON log gives its own. ``skip_bad``: a game that cannot be
-    read as moves is listed in ``bad`` instead of raising.
+    read as moves is listed in its block's ``bad`` instead of raising.
 
     Raises
     ------
     RecordError
-        A file that is not a record, or (without ``skip_bad``) a game that cannot be
-        read as moves; the message names the file and match.
+        A file that is not a record (always), or (without ``skip_bad``) a game that
+        cannot be read as moves; the message names the file and match.
+    FileNotFoundError
+        No such file or folder.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import mjstats
+    >>> data = Path(mjstats.__file__).parents[1] / "tests" / "data" / "botzone"
+    >>> [len(b) for b in iter_record_logs(data, block=16)]
+    [16, 16, 8]
+    """
+    p = Path(os.fspath(path))
+    if not p.exists():
+        raise FileNotFoundError(2, "no such file or directory", str(p))
+    out = RecordLogs()
+    games = _games(p)
+    while True:
+        try:
+            game = next(games, None)
+        except ReplayError as exc:
+            raise _record_error(str(exc)) from None
+        if game is None or len(out) == block:
+            if len(out) or out.bad:
+                yield out.pack()
+            out = RecordLogs()
+        if game is None:
+            return
+        try:
+            wall = game.wall if game.wall is not None else _text_wall(game)
+            rows = _move_rows(game.moves)
+            if len(rows) >= G.MAX_LOG:
+                raise ReplayError(f"{len(rows)} moves, more than a game holds ({G.MAX_LOG - 1})")
+        except (ReplayError, IndexError, TypeError) as exc:
+            if not skip_bad:
+                raise RecordError(str(exc), game.source, match_id=game.match_id) from None
+            out.bad.append(f"{game.source}, match {game.match_id}: {exc}")
+            continue
+        out.add(game, wall, rows)
+
+
+def record_logs(path, skip_bad: bool = False) -> RecordLogs:
+    """All the games of :func:`iter_record_logs` as one :class:`RecordLogs` (16 KB a
+    game: for a whole data set, iterate).
 
     Examples
     --------
@@ -319,44 +405,9 @@ def record_logs(path, skip_bad: bool = False) -> RecordLogs:
     >>> len(r), r.match[0], int(r.winds[0])
     (16, '61602cb45ddc087351c04358', 1)
     """
-    p = Path(os.fspath(path))
-    if not p.exists():
-        raise FileNotFoundError(2, "no such file or directory", str(p))
     out = RecordLogs()
-    walls, winds, logs, n_log = [], [], [], []
-    try:
-        games = list(_games(p))
-    except ReplayError as exc:
-        raise RecordError(str(exc)) from None
-    for game in games:
-        try:
-            wall = game.wall if game.wall is not None else _text_wall(game)
-            rows = _move_rows(game.moves)
-            if len(rows) >= G.MAX_LOG:
-                raise ReplayError(f"{len(rows)} moves, more than a game holds ({G.MAX_LOG - 1})")
-        except (ReplayError, IndexError, TypeError) as exc:
-            why = f"{game.source}, match {game.match_id}: {exc}"
-            if not skip_bad:
-                raise RecordError(why) from None
-            out.bad.append(why)
-            continue
-        log = np.zeros((G.MAX_LOG, 4), np.int64)
-        if rows:
-            log[: len(rows)] = rows
-        w = np.zeros(144, np.int64)
-        w[: len(wall)] = wall
-        out.source.append(game.source)
-        out.match.append(game.match_id)
-        out.ends.append((game.result, game.fans, game.total, tuple(game.scores)))
-        walls.append(w)
-        winds.append(game.round_wind)
-        logs.append(log)
-        n_log.append(len(rows))
-    if walls:
-        out.walls = np.stack(walls)
-        out.winds = np.array(winds, np.int64)
-        out.logs = np.stack(logs)
-        out.n_log = np.array(n_log, np.int64)
+    for part in iter_record_logs(path, skip_bad, block=1 << 62):
+        out = part
     return out
 
 
@@ -414,10 +465,9 @@ def replay_records(records: RecordLogs, ruleset: Ruleset | str | None = None,
         else:
             good.append(i)
             continue
-        why = f"{records.source[i]}, match {records.match[i]}: {why}"
         if not skip_bad:
-            raise RecordError(why)
-        records.bad.append(why)
+            raise RecordError(why, records.source[i], match_id=records.match[i])
+        records.bad.append(f"{records.source[i]}, match {records.match[i]}: {why}")
     good = np.array(good, np.int64)
     return final[good], fans[good], counts[good], good
 
@@ -446,6 +496,18 @@ def record_stats(path, ruleset: Ruleset | str | None = None, skip_bad: bool = Fa
     (64, 14, 33, 25)
     """
     rs = botzone_ruleset() if ruleset is None else get_ruleset(ruleset)
-    records = record_logs(path, skip_bad)
-    final, fans, counts, good = replay_records(records, rs, skip_bad)
-    return _seat_rows(final, fans, counts, 4, np.asarray(records.match, object)[good])
+    parts = []
+    for records in iter_record_logs(path, skip_bad):
+        final, fans, counts, good = replay_records(records, rs, skip_bad)
+        parts.append(_seat_rows(final, fans, counts, 4, np.asarray(records.match, object)[good]))
+    return (
+        pd.concat(parts, ignore_index=True)
+        if parts
+        else _seat_rows(
+            np.zeros((0, G.N_STATE), np.int64),
+            None,
+            np.zeros((0, 3, 4, K.N_KINDS), np.int64),
+            4,
+            [],
+        )
+    )

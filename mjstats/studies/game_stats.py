@@ -15,7 +15,7 @@ import pandas as pd
 
 from mjstats.games import kernels as G
 from mjstats.games import state as ST
-from mjstats.games.stats import CLAIM_KINDS, CLAIM_NAMES, record_logs, replay_records
+from mjstats.games.stats import CLAIM_KINDS, CLAIM_NAMES, iter_record_logs, replay_records
 from mjstats.records.check import botzone_ruleset
 from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.studies.aggregate import Aggregate
@@ -57,20 +57,30 @@ def record_games(path, ruleset: Ruleset | str | None = None, skip_bad: bool = Fa
     (40, 38, 2)
     """
     rs = botzone_ruleset() if ruleset is None else get_ruleset(ruleset)
-    records = record_logs(path, skip_bad)
-    final, fans, counts, _ = replay_records(records, rs, skip_bad)
-    c = game_counters(_games_table(final, 4), fans, final, rs)
-    c["claim_counts"] = counts.sum(axis=0).astype(np.int64)
-    c["bad"] = np.array([len(records.bad)], np.int64)
+    c: dict[str, np.ndarray] = {}
+    sources: set[str] = set()
+    bad: list[str] = []
+    for records in iter_record_logs(path, skip_bad):
+        final, fans, counts, _ = replay_records(records, rs, skip_bad)
+        part = game_counters(_games_table(final, 4), fans, final, rs)
+        part["claim_counts"] = counts.sum(axis=0).astype(np.int64)
+        c = {k: c[k] + v for k, v in part.items()} if c else part
+        sources.update(records.source)
+        bad += records.bad
+    if not c:  # no game at all
+        empty = np.zeros((0, G.N_STATE), np.int64)
+        c = game_counters(_games_table(empty, 4), np.zeros((0, rs.n_fans), np.uint8), empty, rs)
+        c["claim_counts"] = np.zeros((3, 4, len(CLAIM_KINDS)), np.int64)
+    c["bad"] = np.array([len(bad)], np.int64)
     params = {
         "ruleset": rs.spec,
-        "records": sorted(set(records.source)),
+        "records": sorted(sources),
         "policy": ["real play"] * 4,
         "wall": "botzone",
     }
     if rs.options:
         params["options"] = dict(rs.options)
-    return Aggregate("games", params, c, {"bad_games": records.bad[:20]})
+    return Aggregate("games", params, c, {"bad_games": bad[:20]})
 
 
 def _games_table(final: np.ndarray, n_seats: int) -> pd.DataFrame:

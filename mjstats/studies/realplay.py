@@ -171,7 +171,8 @@ def compare_real_play(
     Raises
     ------
     ValueError
-        An aggregate without games and fans, or of another ruleset than MCR.
+        An aggregate without games and fans, or of another ruleset than MCR (its
+        profiles and options are MCR).
 
     Examples
     --------
@@ -191,13 +192,14 @@ def compare_real_play(
             "(a games study, or real records, has)"
         )
     ref = real_play(reference)
+    spec = agg.params.get("ruleset", "mcr")
+    if get_ruleset(spec).name != "mcr":
+        raise ValueError(
+            f"the aggregate's ruleset is {spec!r}: {ref.title} is MCR play, "
+            "comparable with MCR games only"
+        )
     n = int(agg["games"][0])
     counts, en = _fans_side(agg, ref.fans["key"], fan_count)
-    if np.isnan(counts).mean() > 0.5:
-        raise ValueError(
-            f"the aggregate's ruleset {agg.params.get('ruleset')!r} lacks most of the "
-            f"reference's fans: {ref.title} is MCR play"
-        )
     known = np.nan_to_num(counts)
     lo, hi = wilson_interval(known, np.full(len(known), n))
     with np.errstate(invalid="ignore", divide="ignore"):
