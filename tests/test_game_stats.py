@@ -315,6 +315,22 @@ def test_a_record_that_does_not_replay_is_refused(tmp_path):
     assert int(agg["bad"][0]) == 1 and int(agg["games"][0]) == 1
 
 
+@pytest.mark.parametrize("text", ['{"logs": 3}', "not json"])
+def test_a_file_that_is_no_record_is_a_record_error(tmp_path, text):
+    path = tmp_path / "bad.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RecordError, match=r"bad\.json"):
+        record_stats(path, skip_bad=True)  # a file, not a game: skip_bad does not help
+
+
+def test_a_game_without_moves_is_bad(tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text("Match x\nWind 1\n", encoding="utf-8")
+    with pytest.raises(RecordError, match="match x"):
+        record_stats(path)
+    assert len(record_stats(path, skip_bad=True)) == 0
+
+
 # ---------------------------------------------------------------- played games
 @pytest.fixture(scope="module")
 def played():

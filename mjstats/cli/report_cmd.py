@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import click
@@ -225,7 +226,7 @@ def _print_table(df, agg, table: str, top: int) -> None:
 
 def _pad(text: str, width: int) -> str:
     """``text`` padded to ``width`` terminal cells (a Chinese character takes two)."""
-    from rich.cells import cell_len
+    from rich.cells import cell_len  # deferred: `mjstats --help` loads no rich
 
     return text + " " * max(0, width - cell_len(text))
 
@@ -278,8 +279,6 @@ def format_claims(df) -> str:
 
 def _wrap(text: str, width: int = 80) -> list[str]:
     """``text`` in lines of at most ``width`` columns, broken between words."""
-    import textwrap
-
     return textwrap.wrap(text, width)
 
 

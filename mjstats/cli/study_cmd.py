@@ -712,8 +712,5 @@ def _print_games_tables(agg) -> None:
         from mjstats.studies.game_stats import claim_table
 
         c = claim_table(agg).set_index("claim")
-        rates = ", ".join(
-            f"{name} {c.loc[key, 'taken_rate']:.1%}"
-            for key, name in (("chow", "chow"), ("pung", "pung"), ("kong", "kong"))
-        )
+        rates = ", ".join(f"{k} {c.loc[k, 'taken_rate']:.1%}" for k in ("chow", "pung", "kong"))
         click.echo(f"claims taken per chance: {rates} (report --table claims)")

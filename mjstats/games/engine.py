@@ -519,7 +519,7 @@ def play_games(
         logs)``: int64 (n, MAX_LOG, 4) rows ``[seat, kind, tile, ignored]``, the
         first ``final[i, S_NLOG]`` of game ``i`` (see
         :func:`mjstats.games.driver.play_game`), what
-        :func:`mjstats.games.stats.game_stats` counts from (16 KB a game).
+        :func:`mjstats.games.stats.log_stats` counts from (16 KB a game).
     records : str, os.PathLike or text file, optional
         Write the games in Botzone's text data-set format (``Match``, ``Wind``,
         ``Deal``, the moves with the ``Ignore`` claims, ``Fan`` / ``Huang``,

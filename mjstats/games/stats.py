@@ -45,7 +45,7 @@ from mjstats.errors import GameError, RecordError
 from mjstats.games import kernels as G
 from mjstats.games import state as ST
 from mjstats.games import stats_kernel as K
-from mjstats.games.engine import WALLS, engine_context, game_rules
+from mjstats.games.engine import WALLS, GameOptionError, engine_context, game_rules
 from mjstats.games.replay import ReplayError, _games, _text_wall
 from mjstats.records.check import botzone_ruleset
 from mjstats.records.names import judge_fan_counts
@@ -140,12 +140,12 @@ def _played_counts(final, logs, ruleset, wall: str, first: int = 0) -> np.ndarra
 def _wall_name(final: np.ndarray) -> str:
     kinds = set(final[:, ST.S_WALL_KIND].tolist()) or {G.WALL_SHARED}
     if len(kinds) != 1:
-        raise ValueError("the games were played on different walls: give them apart")
+        raise GameOptionError("the games were played on different walls: give them apart")
     kind = kinds.pop()
     return next(name for name, k in WALLS.items() if k == kind)
 
 
-def _seat_rows(final, fans, counts, n_seats: int, ids) -> pd.DataFrame:
+def _seat_rows(final, counts, n_seats: int, ids) -> pd.DataFrame:
     """One row per game and seat from final states and counts."""
     n = len(final)
     seat = np.tile(np.arange(n_seats), n)
@@ -202,7 +202,7 @@ def log_stats(final, logs, ruleset: Ruleset | str = "mcr") -> pd.DataFrame:
     rs = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
     final = np.asarray(final, np.int64)
     counts = _played_counts(final, logs, rs, _wall_name(final))
-    return _seat_rows(final, None, counts, len(game_rules(rs).seat_winds), None)
+    return _seat_rows(final, counts, len(game_rules(rs).seat_winds), None)
 
 
 def claim_counters(final, logs, ruleset: Ruleset | str, wall: str, first: int = 0) -> np.ndarray:
@@ -373,6 +373,8 @@ def iter_record_logs(path, skip_bad: bool = False, block: int = RECORD_BLOCK):
             game = next(games, None)
         except ReplayError as exc:
             raise _record_error(str(exc)) from None
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:  # a JSON file, no log
+            raise RecordError(f"not a record ({type(exc).__name__}: {exc})", str(p)) from None
         if game is None or len(out) == block:
             if len(out) or out.bad:
                 yield out.pack()
@@ -498,16 +500,9 @@ def record_stats(path, ruleset: Ruleset | str | None = None, skip_bad: bool = Fa
     rs = botzone_ruleset() if ruleset is None else get_ruleset(ruleset)
     parts = []
     for records in iter_record_logs(path, skip_bad):
-        final, fans, counts, good = replay_records(records, rs, skip_bad)
-        parts.append(_seat_rows(final, fans, counts, 4, np.asarray(records.match, object)[good]))
-    return (
-        pd.concat(parts, ignore_index=True)
-        if parts
-        else _seat_rows(
-            np.zeros((0, G.N_STATE), np.int64),
-            None,
-            np.zeros((0, 3, 4, K.N_KINDS), np.int64),
-            4,
-            [],
-        )
-    )
+        final, _, counts, good = replay_records(records, rs, skip_bad)
+        parts.append(_seat_rows(final, counts, 4, np.asarray(records.match, object)[good]))
+    if not parts:  # no game at all: the columns, no rows
+        empty = np.zeros((0, K.N_COUNTS, 4, K.N_KINDS), np.int64)
+        return _seat_rows(np.zeros((0, G.N_STATE), np.int64), empty, 4, [])
+    return pd.concat(parts, ignore_index=True)

@@ -141,8 +141,9 @@ def replay_game(S, wall, round_wind, log, n_log, gctx, tab, scratch, fan_out, bu
     returns ``(error code RE_*, log row reached)``.
 
     ``counts`` (int64, :data:`COUNT_SIZE`) is added to; ``S`` ends as the engine's final
-    state, ``fan_out`` holds the fans of the win. ``legal``: int64 (4, MAX_ACTIONS)
-    scratch for the answers each seat could give; ``acts`` (MAX_ACTIONS,), ``resp`` (4,).
+    state, ``fan_out`` holds the fans of the win. ``legal``: int64 (4, MAX_ACTIONS + 1)
+    scratch, row ``q`` the number of seat ``q``'s legal answers then the answers;
+    ``acts`` (MAX_ACTIONS,), ``resp`` (4,).
     """
     err = new_game_of(S, wall, gctx[G_WALL], round_wind, gctx[G_SEATS], gctx[G_TILES],
                       gctx[G_WALL_FLOWERS])  # fmt: skip
