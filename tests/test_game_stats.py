@@ -30,7 +30,7 @@ from mjstats.report import report_table
 from mjstats.rulesets import get_ruleset
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.game_stats import claim_table, record_games
-from mjstats.studies.games import game_fan_table, games, games_summary
+from mjstats.studies.games import GamesStudy, game_fan_table, games, games_summary
 from mjstats.studies.realplay import (
     compare_real_play,
     plot_real_play,
@@ -428,6 +428,9 @@ def test_study_claims_are_those_of_the_games(study):
     assert chow["taken_ci_low"] <= chow["taken_rate"] <= chow["taken_ci_high"]
     assert len(claim_table(study, by_seat=True)) == 4 * len(CLAIM_KINDS)
     assert report_table(study, "claims").equals(table)
+    claims = GamesStudy.summary_json(study)["claims"]
+    assert claims["chow"] == {"chances": int(c[0, :, 0].sum()), "made": int(c[1, :, 0].sum()),
+                              "taken": int(c[2, :, 0].sum())}  # fmt: skip
 
 
 # ---------------------------------------------------------------- real play

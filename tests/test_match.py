@@ -19,7 +19,7 @@ from mjstats.cli import main
 from mjstats.games import GameOptionError, play_games
 from mjstats.report import report_table
 from mjstats.studies.games import games, seat_table
-from mjstats.studies.match import MatchStudy, arrangements, match, match_table
+from mjstats.studies.match import MatchStudy, arrangements, match, match_fan_table, match_table
 from mjstats.studies.runner import StudyInterrupted, run_study
 
 N = scaled(60)
@@ -81,6 +81,23 @@ def test_the_counters_are_the_seatings_games_summed(ref):
     half = 1.959963984540054 * per_wall.std(axis=1, ddof=1) / np.sqrt(N)
     assert (t["points_ci_high"] - t["points"]).tolist() == pytest.approx(half.tolist())
     assert t["points"][0] * 4 == pytest.approx(-t["points"][1] * 12)  # zero-sum
+
+
+def test_match_fan_table(ref):
+    t = match_fan_table(ref)
+    seat_games = ref["seat_games"]
+    for k, column in enumerate(t.columns[2:]):
+        per_100 = t[column].to_numpy()
+        wins = ref["wins"][k].sum()
+        assert (per_100 <= wins / seat_games[k] * 100 + 1e-9).all()  # at most every win
+        # a self-drawn win holds 自摸, or a fan that excludes it (不求人, 妙手回春, 杠上开花);
+        # a win on a discard none of them
+        by = t.set_index("zh")[column]
+        self_drawn = ref["wins"][k, 1] / seat_games[k] * 100
+        some = sum(by.get(zh, 0) for zh in ("自摸", "不求人", "妙手回春", "杠上开花"))
+        assert by.get("自摸", 0) <= self_drawn + 1e-9 <= some + 2e-9
+    winners = {f for f in range(ref["win_fans"].shape[1]) if ref["win_fans"][:, f].any()}
+    assert len(t) == len(winners)
 
 
 @pytest.mark.parametrize("chunk_size", [7, 25])

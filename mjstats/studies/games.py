@@ -65,7 +65,7 @@ from mjstats.games import GameError, GameOptionError, engine_context, game_rules
 from mjstats.games import kernels as G
 from mjstats.games.engine import policy_label, seat_policies
 from mjstats.games.records import open_records, resume_records
-from mjstats.games.stats import claim_counters
+from mjstats.games.stats import CLAIM_KINDS, claim_counters
 from mjstats.kernels.accumulate import TOTAL_BINS, empty_counters
 from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.scorer import score_batch
@@ -141,8 +141,9 @@ class GamesStudy(_PicklableRuleset, Study):
 
     @classmethod
     def summary_json(cls, agg: Aggregate) -> dict[str, Any]:
-        """The fan summary (per win and per game), :func:`games_summary` and the
-        seat, length and meld tables."""
+        """The fan summary (per win and per game), :func:`games_summary`, the
+        seat, length and meld tables and the claims (chances, made and taken of each
+        kind, all seats)."""
         out = super().summary_json(agg)
         t = game_fan_table(agg)
         out["fan_probability_per_game"] = dict(zip(t["en"], t["per_game"], strict=True))
@@ -150,6 +151,12 @@ class GamesStudy(_PicklableRuleset, Study):
         out["seats"] = seat_table(agg).to_dict(orient="list")
         out["lengths"] = game_length_table(agg).to_dict(orient="list")
         out["melds"] = meld_table(agg).to_dict(orient="list")
+        if "claim_counts" in agg.counters:
+            c = agg["claim_counts"].sum(axis=1)
+            out["claims"] = {
+                kind: dict(zip(("chances", "made", "taken"), c[:, k].tolist(), strict=True))
+                for k, kind in enumerate(CLAIM_KINDS)
+            }
         return out
 
     records_file = None

@@ -56,7 +56,7 @@ from mjstats.studies.play import _options_param, _PicklableRuleset
 from mjstats.studies.runner import Study, chunked_weight, run_study, study_count, study_seed
 from mjstats.studies.summaries import wilson_interval
 
-__all__ = ["ROTATIONS", "MatchStudy", "arrangements", "match", "match_table"]
+__all__ = ["ROTATIONS", "MatchStudy", "arrangements", "match", "match_fan_table", "match_table"]
 
 CHUNK = 250
 """Walls per chunk (does not change the numbers: each wall's seed is its own)."""
@@ -343,4 +343,28 @@ def match_table(agg: Aggregate) -> pd.DataFrame:
         with np.errstate(invalid="ignore", divide="ignore"):
             t[f"{name}_rate"] = np.where(c[0, :, k] > 0, c[2, :, k] / np.maximum(c[0, :, k], 1),
                                          np.nan)  # fmt: skip
+    return t
+
+
+def match_fan_table(agg: Aggregate) -> pd.DataFrame:
+    """Fans of each policy's wins in a match: one row per fan any policy won with
+    (``zh``, ``en``), one column per policy (``A fan-aware`` ...): its wins holding the
+    fan per 100 games it played.
+
+    Examples
+    --------
+    >>> from mjstats.studies.match import match, match_fan_table
+    >>> t = match_fan_table(match(["efficiency", "random"], 20, seed=1, progress=False))
+    >>> t.columns.tolist()[:3], bool((t.iloc[:, 2] > 0).any())
+    (['zh', 'en', 'A efficiency'], True)
+    """
+    if agg.kind != "match":
+        raise ValueError(f"a {agg.kind} aggregate is not a match")
+    rs = get_ruleset(agg.params.get("ruleset", "mcr"))
+    wins = agg["win_fans"]
+    seen = np.flatnonzero(wins.sum(axis=0))
+    t = pd.DataFrame({"zh": [rs.fans[f].zh for f in seen], "en": [rs.fans[f].en for f in seen]})
+    for k, policy in enumerate(agg.params.get("policy") or []):
+        games = max(int(agg["seat_games"][k]), 1)
+        t[f"{chr(ord('A') + k)} {policy}"] = wins[k, seen] / games * 100
     return t
