@@ -100,6 +100,7 @@ GROUPS: dict[str, Group] = {
     "replay": Group("the game engine", 47, 130),
     "records": Group("the records reader and scorer", 18, 76),
     "games": Group("the game engine", 146, 176),
+    "match": Group("the game engine"),
     "bench": Group("the benchmarked kernels"),
 }
 

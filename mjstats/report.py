@@ -49,7 +49,10 @@ from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.studies import games
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.dealt import shanten_table
+from mjstats.studies.game_stats import claim_table
 from mjstats.studies.games import games_summary
+from mjstats.studies.match import match_table
+from mjstats.studies.realplay import compare_real_play, plot_real_play
 from mjstats.studies.summaries import (
     _complete,
     _form_names,
@@ -94,16 +97,22 @@ TABLES = ("fans", "totals", "forms", "cooccurrence", "payments", "summary")
 """Report tables of fan statistics by name (:func:`report_table`; it also makes
 ``"shanten"``, the table of dealt studies, and the :data:`GAME_TABLES`)."""
 
-GAME_TABLES = ("seats", "lengths", "melds")
-"""Report tables of a ``games`` study (:mod:`mjstats.studies.games`): per seat
+GAME_TABLES = ("seats", "lengths", "melds", "claims", "reference")
+"""Report tables of a ``games`` study (:mod:`mjstats.studies.games`) or record set
+(:func:`mjstats.studies.game_stats.record_games`): per seat
 (:func:`~mjstats.studies.games.seat_table`), game lengths
-(:func:`~mjstats.studies.games.game_length_table`) and the winners' melds
-(:func:`~mjstats.studies.games.meld_table`)."""
+(:func:`~mjstats.studies.games.game_length_table`), the winners' melds
+(:func:`~mjstats.studies.games.meld_table`), claims
+(:func:`~mjstats.studies.game_stats.claim_table`) and the games beside real play
+(:func:`~mjstats.studies.realplay.compare_real_play`). A ``match`` aggregate has its
+table ``"match"`` (:func:`~mjstats.studies.match.match_table`)."""
 
 FORMATS = ("csv", "parquet", "json", "md")
 """File formats of :func:`write_report`."""
 
-PLOTS = ("fans", "totals", "forms", "cooccurrence", "shanten", "seats", "lengths", "melds")
+PLOTS = (
+    "fans", "totals", "forms", "cooccurrence", "shanten", "seats", "lengths", "melds", "reference",
+)  # fmt: skip
 """Tables that have a plot (:func:`plot_report`)."""
 
 
@@ -257,6 +266,10 @@ def report_table(
     """
     if table == "shanten":
         return _shanten(agg)
+    if table == "match":
+        return match_table(agg)
+    if table == "reference":  # a records aggregate has fans per game too
+        return compare_real_play(agg)
     if table in GAME_TABLES:
         return _game_table(agg, table)
     _need_fans(agg)
@@ -277,7 +290,8 @@ def report_table(
                                   **games_summary(agg)}])  # fmt: skip
         return pd.DataFrame([summary(agg, ruleset)])
     raise ValueError(
-        f"unknown table {table!r}; choose one of {', '.join((*TABLES, 'shanten', *GAME_TABLES))}"
+        f"unknown table {table!r}; choose one of "
+        f"{', '.join((*TABLES, 'shanten', *GAME_TABLES, 'match'))}"
     )
 
 
@@ -674,6 +688,7 @@ def _game_table(agg: Aggregate, table: str) -> pd.DataFrame:
         "seats": games.seat_table,
         "lengths": games.game_length_table,
         "melds": games.meld_table,
+        "claims": claim_table,
     }[table]
     return make(agg)
 
@@ -803,7 +818,8 @@ def plot_report(
 ):
     """The plot of a report table: ``"fans"``, ``"totals"``, ``"cooccurrence"``,
     ``"forms"``, ``"shanten"`` (dealt studies), ``"seats"``, ``"lengths"`` or
-    ``"melds"`` (games studies);
+    ``"melds"`` (games studies), ``"reference"`` (games beside real play,
+    :func:`mjstats.studies.realplay.plot_real_play`);
     ``top`` limits the fans shown (fans, cooccurrence).
 
     A fan plot of an aggregate without complete hands (e.g. a dealt study,
@@ -826,6 +842,8 @@ def plot_report(
         return plot_game_lengths(agg, ax=ax)
     if table == "melds":
         return plot_melds(agg, ax=ax)
+    if table == "reference":
+        return plot_real_play(agg, ax=ax, top=top or 30)
     fans = "cooccurrence" in agg.counters
     if table in ("fans", "totals", "forms", "cooccurrence") and (not fans or _complete(agg) == 0):
         hint = "; plot --table shanten instead" if "shanten_hist" in agg.counters else ""

@@ -50,6 +50,7 @@ COMMANDS: dict[str, str] = {
     "analyze": "mjstats.cli.analyze_cmd:command",
     "bench": "mjstats.cli.bench_cmd:command",
     "hand": "mjstats.cli:hand_command",
+    "match": "mjstats.cli.match_cmd:command",
     "records": "mjstats.cli.records_cmd:command",
     "replay": "mjstats.cli.replay_cmd:command",
     "report": "mjstats.cli.report_cmd:command",

@@ -21,8 +21,16 @@ __all__ = ["command"]
     default=None,
     help='Write {"games": n, "legal": n, "matched": n, "problems": [...]} to this file.',
 )
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Also write the games' statistics into this folder, as a games study writes them "
+    "(aggregate.json: fans per game, seats, claims; read it with 'mjstats report DIR', e.g. "
+    "--table reference); games that do not replay are left out.",
+)
 @notice("replay")  # says so while the first run compiles the game engine
-def command(path, json_path):
+def command(path, json_path, out):
     """Replay recorded games through the game engine and compare the ends.
 
     PATH is a Botzone text record file (sample.txt), a JSON judge log or a
@@ -35,6 +43,8 @@ def command(path, json_path):
     Examples:
       mjstats replay tests/data/botzone
       mjstats replay tests/data/botzone/sample.txt --json replay.json
+      mjstats replay tests/data/botzone --out results/real   # + game statistics
+      mjstats report results/real --table reference          # beside the 98,208 games
     """
     # deferred: `mjstats --help` loads no kernels
     from mjstats.games import ReplayError, replay
@@ -57,4 +67,11 @@ def command(path, json_path):
         click.echo(f"problem: {line}")
     if json_path is not None:
         json_path.write_text(json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
+    if out is not None:
+        # deferred: `mjstats --help` loads no kernels
+        from mjstats.cli.study_cmd import write_study_outputs
+        from mjstats.studies.game_stats import record_games
+
+        for p in write_study_outputs(record_games(path, skip_bad=True), out):
+            click.echo(f"wrote {p}", err=True)
     return 1 if problems else 0

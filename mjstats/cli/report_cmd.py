@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import click
@@ -19,6 +20,9 @@ _TABLES = (
     "seats",
     "lengths",
     "melds",
+    "claims",
+    "reference",
+    "match",
 )
 _FORMATS = ("table", "csv", "parquet", "json", "md", "png")
 _SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".json": "json", ".md": "md", ".png": "png"}
@@ -31,9 +35,10 @@ _SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".json": "json", ".md": "md",
     type=click.Choice(_TABLES),
     default=None,
     help="Which report: fan frequencies, total distribution, forms, fan co-occurrence, "
-    "payments by win type, headline numbers, shanten (dealt studies), or per seat, game "
-    "lengths and the winners' melds (games studies) [default: fans; shanten for a dealt "
-    "study without complete deals].",
+    "payments by win type, headline numbers, shanten (dealt studies); per seat, game "
+    "lengths, the winners' melds, claims, and fans and claims beside real play (reference) "
+    "of games studies and record sets; the policies of a match [default: fans; shanten for "
+    "a dealt study without complete deals; match for a match].",
 )
 @click.option(
     "--kind",
@@ -82,6 +87,8 @@ def command(study_output, table, kind, fmt, out, top):
       mjstats report results/sample --out fans.png --top 30  # log-scale fan frequencies
       mjstats report results/sample --table totals --out totals.png
       mjstats report results/dealt --out dealt.png           # shanten (few deals complete)
+      mjstats report results/games --table reference         # beside real play
+      mjstats report results/games --table reference --out real-play.png
     """
     # deferred: `mjstats --help` loads no kernels
     from mjstats.report import PLOTS, load_aggregate, report_table, write_report
@@ -131,7 +138,10 @@ def command(study_output, table, kind, fmt, out, top):
 
 
 def _default_table(agg) -> str:
-    """fans, unless that would be empty and there is a shanten table (dealt studies)."""
+    """fans, unless that would be empty and there is a shanten table (dealt studies);
+    a match's table for a match."""
+    if agg.kind == "match":
+        return "match"
     no_fans = "cooccurrence" not in agg.counters or not agg["complete"][0]
     return "shanten" if no_fans and "shanten_hist" in agg.counters else "fans"
 
@@ -183,6 +193,12 @@ def _print_table(df, agg, table: str, top: int) -> None:
 
         print_fan_table(agg, top)
         return
+    if table == "match":
+        # deferred: `mjstats --help` loads no kernels
+        from mjstats.cli.match_cmd import format_match_table
+
+        click.echo(format_match_table(df))
+        return
     if table == "cooccurrence":
         df = _pairs(df).head(top or 30)
     if table == "lengths":
@@ -191,6 +207,12 @@ def _print_table(df, agg, table: str, top: int) -> None:
             df = df.iloc[played[0] : played[-1] + 1]
     if table == "summary":
         df = pd.DataFrame({"": list(df.columns), "value": [_cell(v) for v in df.iloc[0]]})
+    if table == "reference":
+        click.echo(format_reference(df, top or 30, agg))
+        return
+    if table == "claims":
+        click.echo(format_claims(df))
+        return
     console = make_console(160)
     console.print(f"[bold]{agg.kind}[/] aggregate: {table}")
     out = Table(show_edge=False, header_style="bold")
@@ -200,6 +222,64 @@ def _print_table(df, agg, table: str, top: int) -> None:
     for row in df.itertuples(index=False):
         out.add_row(*(_cell(v) for v in row))
     console.print(out)
+
+
+def _pad(text: str, width: int) -> str:
+    """``text`` padded to ``width`` terminal cells (a Chinese character takes two)."""
+    from rich.cells import cell_len  # deferred: `mjstats --help` loads no rich
+
+    return text + " " * max(0, width - cell_len(text))
+
+
+def format_reference(df, top: int, agg) -> str:
+    """The table of ``--table reference`` for people, in 80 columns: the reference's
+    ``top`` commonest fans per 100 games, the claims per chance, the summary line."""
+    # deferred: `mjstats --help` loads no kernels
+    from mjstats.studies.realplay import real_play, real_play_summary, summary_line
+
+    ref = real_play()
+    fans = df[(df["what"] == "fan") & (df["rank"] <= top)]
+    claims = df[df["what"] == "claim"]
+    games = int(agg["games"][0])
+    width = max([len("fan"), *(len(e) for e in fans["en"])])
+    lines = [
+        f"fans: wins holding the fan per 100 games; real play = {ref.games:,} Botzone games,",
+        f"these = the {games:,} games of this aggregate (95% interval: Wilson)",
+        f"{'rank':>4} {_pad('fan', 11 + width)} {'real':>6} {'these':>6}  "
+        f"{'95% interval':<13}{'ratio':>6}",
+    ]
+    for r in fans.itertuples(index=False):
+        ci = f"{r.ci_low:.2f}-{r.ci_high:.2f}"
+        lines.append(
+            f"{r.rank:>4} {_pad(r.zh, 11)}{r.en:<{width}} {r.real:6.2f} {r.rate:6.2f}  "
+            f"{ci:<13}{r.ratio:6.2f}"
+        )
+    if len(claims):
+        lines += ["", "claims: taken per chance", f"{'claim':<{16 + width}} {'real':>6} "
+                  f"{'these':>6}  {'95% interval':<13}{'ratio':>6}"]  # fmt: skip
+        for r in claims.itertuples(index=False):
+            ci = f"{r.ci_low:.1%}-{r.ci_high:.1%}"
+            lines.append(
+                f"{r.en:<{16 + width}} {r.real:6.1%} {r.rate:6.1%}  {ci:<13}{r.ratio:6.2f}"
+            )
+    lines += ["", *_wrap(summary_line(real_play_summary(df)))]
+    return "\n".join(lines)
+
+
+def format_claims(df) -> str:
+    """The table of ``--table claims`` for people, in 80 columns."""
+    lines = [f"{'claim':<17}{'chances':>9}{'made':>8}{'taken':>8}{'a game':>8}  taken per chance"]
+    for r in df.itertuples(index=False):
+        rate = f"{r.taken_rate:.1%} ({r.taken_ci_low:.1%}-{r.taken_ci_high:.1%})"
+        lines.append(f"{r.en:<17}{r.chances:>9,}{r.made:>8,}{r.taken:>8,}{r.per_game:8.3f}  {rate}")
+    lines.append("(a chance: a discard or turn on which a seat could legally make the claim;")
+    lines.append(" made: taken, or passed over for a claim of higher priority)")
+    return "\n".join(lines)
+
+
+def _wrap(text: str, width: int = 80) -> list[str]:
+    """``text`` in lines of at most ``width`` columns, broken between words."""
+    return textwrap.wrap(text, width)
 
 
 def _pairs(matrix):

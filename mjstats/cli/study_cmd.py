@@ -234,6 +234,11 @@ def write_study_outputs(agg, out: Path) -> list[Path]:
 
         tables[0] = (game_fan_table, "fans")
         tables += [(seat_table, "seats"), (game_length_table, "lengths"), (meld_table, "melds")]
+        if "claim_counts" in agg.counters:
+            # deferred: `mjstats --help` loads no kernels
+            from mjstats.studies.game_stats import claim_table
+
+            tables.append((claim_table, "claims"))
     for make, name in tables:
         paths.append(write_report(make(agg), out / f"{name}.csv", prov=prov))
     return paths
@@ -702,3 +707,10 @@ def _print_games_tables(agg) -> None:
          "points_mean", "points_sd"]
     ]  # fmt: skip
     click.echo(t.to_string(index=False, float_format=lambda x: f"{x:.4g}"))
+    if "claim_counts" in agg.counters:
+        # deferred: `mjstats --help` loads no kernels
+        from mjstats.studies.game_stats import claim_table
+
+        c = claim_table(agg).set_index("claim")
+        rates = ", ".join(f"{k} {c.loc[k, 'taken_rate']:.1%}" for k in ("chow", "pung", "kong"))
+        click.echo(f"claims taken per chance: {rates} (report --table claims)")

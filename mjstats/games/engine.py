@@ -401,24 +401,26 @@ def _raise_first_error(run, first: int, out: np.ndarray) -> None:
     raise GameError(game_error_message(first + i, out[i], state[0]))
 
 
-def _play_recorded(run, first, n, out, fans, final, records, rs) -> None:
+def _play_recorded(run, first, n, out, fans, final, records, rs, kept_logs=None) -> None:
     """Play games ``first .. first + n - 1`` in blocks of :data:`RECORD_BLOCK`, writing
     each block's records before the next is played (``final``: keep every game's
-    final state there, else None). A stopped game raises before its block is
-    written: the records then hold the blocks before it."""
+    final state there, else None; ``kept_logs``: keep every game's log there, else
+    None). A stopped game raises before its block is written: the records then hold
+    the blocks before it."""
 
     user, seed, gctx, pctx, tab, suits, n_fans = run
     block = max(1, min(n, RECORD_BLOCK))
-    logs = np.zeros((block, G.MAX_LOG, 4), np.int64)
+    logs = np.zeros((block, G.MAX_LOG, 4), np.int64) if kept_logs is None else None
     states = np.zeros((block, G.N_STATE), np.int64) if final is None else None
     with open_records(records) as fh:
         for lo in range(0, n, block):
             hi = min(n, lo + block)
             S = final[lo:hi] if final is not None else states[: hi - lo]
+            L = kept_logs[lo:hi] if kept_logs is not None else logs[: hi - lo]
             _run_kernel(user, first + lo, hi - lo, seed, gctx, pctx, tab, suits, n_fans,
-                        out[lo:hi], fans[lo:hi], S, logs[: hi - lo])  # fmt: skip
+                        out[lo:hi], fans[lo:hi], S, L)  # fmt: skip
             _raise_first_error(run, first + lo, out[lo:hi])
-            write_records(fh, fans[lo:hi], S, logs[: hi - lo], rs, seed=int(seed),
+            write_records(fh, fans[lo:hi], S, L, rs, seed=int(seed),
                           first=int(first) + lo)  # fmt: skip
             fh.flush()
 
@@ -475,6 +477,7 @@ def play_games(
     first: int = 0,
     check: bool = False,
     keep_state: bool = False,
+    keep_log: bool = False,
     records=None,
 ):
     """Play ``n`` games (hands, 局) of a ruleset with built-in policies.
@@ -511,6 +514,12 @@ def play_games(
         every step; a broken one is error code ``E_INVARIANT``.
     keep_state : bool
         Also return the final state vectors (int64 (n, N_STATE)).
+    keep_log : bool
+        Also return the final states and the move logs, ``(games, fans, final,
+        logs)``: int64 (n, MAX_LOG, 4) rows ``[seat, kind, tile, ignored]``, the
+        first ``final[i, S_NLOG]`` of game ``i`` (see
+        :func:`mjstats.games.driver.play_game`), what
+        :func:`mjstats.games.stats.log_stats` counts from (16 KB a game).
     records : str, os.PathLike or text file, optional
         Write the games in Botzone's text data-set format (``Match``, ``Wind``,
         ``Deal``, the moves with the ``Ignore`` claims, ``Fan`` / ``Huang``,
@@ -576,15 +585,18 @@ def play_games(
     gctx, pctx, tab, suits = engine_context(rs, wall, round_wind, policy, check)
     out = np.zeros((n, G.N_R), np.int64)
     fans = np.zeros((n, rs.n_fans), np.uint8)
+    keep_state = keep_state or keep_log  # a log's length is in its game's final state
     final = np.zeros((n if keep_state else 0, G.N_STATE), np.int64)
+    logs = np.zeros((n, G.MAX_LOG, 4) if keep_log else (0, 0, 4), np.int64)
     user = _user_functions(seat_policies(policy, int(gctx[G.G_SEATS])))
     run = (user, seed, gctx, pctx, tab, suits, rs.n_fans)
     if records is None:
         _run_kernel(user, first, n, seed, gctx, pctx, tab, suits, rs.n_fans, out, fans, final,
-                    np.zeros((0, 0, 4), np.int64))  # fmt: skip
+                    logs)  # fmt: skip
         _raise_first_error(run, first, out)
     else:
-        _play_recorded(run, first, n, out, fans, final if keep_state else None, records, rs)
+        _play_recorded(run, first, n, out, fans, final if keep_state else None, records, rs,
+                       logs if keep_log else None)  # fmt: skip
     cols = {
         "error": out[:, G.R_ERR],
         "winner": out[:, G.R_WINNER],
@@ -604,6 +616,8 @@ def play_games(
         err_action=out[:, G.R_ERR_ACTION],
     )
     games = pd.DataFrame(cols)
+    if keep_log:
+        return games, fans, final, logs
     if keep_state:
         return games, fans, final
     return games, fans

@@ -31,7 +31,11 @@ over games, so chunks merge exactly):
   :class:`mjstats.hand.MeldKind`), ``game_claims`` (17: games by the claims
   made at the table);
 * ``length`` (2 x 145: games by tiles drawn after the deal, kong and flower
-  replacements included; row 0 drawn games, row 1 won games).
+  replacements included; row 0 drawn games, row 1 won games);
+* ``claim_counts`` (3 x seats x 7: the chances, claims made and claims taken of
+  each seat and kind of claim, :data:`mjstats.games.stats.CLAIM_KINDS`, counted by
+  replaying each game's log, :mod:`mjstats.games.stats`;
+  :func:`mjstats.studies.game_stats.claim_table`).
 
 Every win is scored twice: by the engine while playing, and again here with
 :func:`mjstats.score_batch` on the winner's final hand (which gives its form).
@@ -61,6 +65,7 @@ from mjstats.games import GameError, GameOptionError, engine_context, game_rules
 from mjstats.games import kernels as G
 from mjstats.games.engine import policy_label, seat_policies
 from mjstats.games.records import open_records, resume_records
+from mjstats.games.stats import CLAIM_KINDS, claim_counters
 from mjstats.kernels.accumulate import TOTAL_BINS, empty_counters
 from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.scorer import score_batch
@@ -85,6 +90,9 @@ __all__ = [
 CHUNK = 1000
 """Games per chunk (does not change the numbers: each game's seed is its own)."""
 
+LOG_BLOCK = 2048
+"""Games played at a time in a chunk group: their logs are replayed for the claim
+counts, then dropped (does not change the numbers)."""
 LENGTH_BINS = 145  # tiles drawn after the deal: fewer than the 144 of the largest wall
 CLAIM_BINS = 17  # claims in a game: at most 4 melds a seat
 WIN_KINDS = ("discard", "self-drawn", "robbed kong")
@@ -133,8 +141,9 @@ class GamesStudy(_PicklableRuleset, Study):
 
     @classmethod
     def summary_json(cls, agg: Aggregate) -> dict[str, Any]:
-        """The fan summary (per win and per game), :func:`games_summary` and the
-        seat, length and meld tables."""
+        """The fan summary (per win and per game), :func:`games_summary`, the
+        seat, length and meld tables and the claims (chances, made and taken of each
+        kind, all seats)."""
         out = super().summary_json(agg)
         t = game_fan_table(agg)
         out["fan_probability_per_game"] = dict(zip(t["en"], t["per_game"], strict=True))
@@ -142,6 +151,12 @@ class GamesStudy(_PicklableRuleset, Study):
         out["seats"] = seat_table(agg).to_dict(orient="list")
         out["lengths"] = game_length_table(agg).to_dict(orient="list")
         out["melds"] = meld_table(agg).to_dict(orient="list")
+        if "claim_counts" in agg.counters:
+            c = agg["claim_counts"].sum(axis=1)
+            out["claims"] = {
+                kind: dict(zip(("chances", "made", "taken"), c[:, k].tolist(), strict=True))
+                for k, kind in enumerate(CLAIM_KINDS)
+            }
         return out
 
     records_file = None
@@ -201,18 +216,24 @@ class GamesStudy(_PicklableRuleset, Study):
     def run_chunks(self, first: int, count: int) -> Aggregate:
         lo = min(self.n_games, first * self.chunk_size)
         n = self.chunk_weight(first, count)
-        table, fans, final = play_games(
-            n,
-            self.seed,
-            ruleset=self.ruleset,
-            wall=self.wall,
-            policy=self.seats,
-            round_wind=self.round_wind,
-            first=lo,
-            keep_state=True,
-            records=self.records_file,
-        )
-        counters = game_counters(table, fans, final, self.ruleset, lo)
+        counters: dict[str, np.ndarray] = {}
+        # LOG_BLOCK games at a time: their move logs (16 KB a game) are counted and dropped
+        for start in range(lo, lo + max(n, 1), LOG_BLOCK):
+            m = min(LOG_BLOCK, lo + n - start)
+            table, fans, final, logs = play_games(
+                m,
+                self.seed,
+                ruleset=self.ruleset,
+                wall=self.wall,
+                policy=self.seats,
+                round_wind=self.round_wind,
+                first=start,
+                keep_log=True,
+                records=self.records_file,
+            )
+            c = game_counters(table, fans, final, self.ruleset, start)
+            c["claim_counts"] = claim_counters(final, logs, self.ruleset, self.wall, start)
+            counters = {k: counters[k] + v for k, v in c.items()} if counters else c
         return Aggregate(self.kind, self.params(), counters)
 
 
