@@ -62,6 +62,8 @@ class RealPlay:
     ----------
     name, title : str
         Its name (a key of :data:`REFERENCES`) and a one-line title.
+    ruleset : str
+        The name of the ruleset the games were played under (their fan keys are its).
     games : int
         Games of the data set.
     data_set, source, notes : str
@@ -76,6 +78,7 @@ class RealPlay:
 
     name: str
     title: str
+    ruleset: str
     games: int
     data_set: str
     source: str
@@ -104,7 +107,9 @@ def _load(name: str) -> RealPlay:
     claims["rate"] = claims["taken"] / claims["chances"]
     claims["per_game"] = claims["taken"] / games
     notes = f"{d['fan_counts']} {d['claim_counts']}"
-    return RealPlay(name, d["title"], games, d["data_set"], d["source"], notes, fans, claims)
+    return RealPlay(
+        name, d["title"], d["ruleset"], games, d["data_set"], d["source"], notes, fans, claims
+    )
 
 
 def real_play(name: str = "botzone-2021") -> RealPlay:
@@ -193,10 +198,10 @@ def compare_real_play(
         )
     ref = real_play(reference)
     spec = agg.params.get("ruleset", "mcr")
-    if get_ruleset(spec).name != "mcr":
+    if get_ruleset(spec).name != ref.ruleset:
         raise ValueError(
-            f"the aggregate's ruleset is {spec!r}: {ref.title} is MCR play, "
-            "comparable with MCR games only"
+            f"the aggregate's ruleset is {spec!r}: {ref.title} is {ref.ruleset!r} play, "
+            f"comparable with {ref.ruleset!r} games only"
         )
     n = int(agg["games"][0])
     counts, en = _fans_side(agg, ref.fans["key"], fan_count)
