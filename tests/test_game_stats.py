@@ -25,7 +25,8 @@ from rich.cells import cell_len
 from mjstats.cli import main
 from mjstats.errors import GameError, RecordError
 from mjstats.games import play_games
-from mjstats.games.stats import CLAIM_KINDS, claim_counters, log_stats, record_stats
+from mjstats.games.stats import CLAIM_KINDS, claim_counters, log_stats
+from mjstats.records import record_stats
 from mjstats.report import report_table
 from mjstats.rulesets import get_ruleset
 from mjstats.studies.aggregate import Aggregate
@@ -320,7 +321,12 @@ def test_a_file_that_is_no_record_is_a_record_error(tmp_path, text):
     path = tmp_path / "bad.json"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(RecordError, match=r"bad\.json"):
-        record_stats(path, skip_bad=True)  # a file, not a game: skip_bad does not help
+        record_stats(path)
+    if text.startswith("{"):  # a JSON log that is no game: a bad game, skipped
+        assert len(record_stats(path, skip_bad=True)) == 0
+    else:  # a file that is no record at all: skip_bad does not help
+        with pytest.raises(RecordError, match="no records found"):
+            record_stats(path, skip_bad=True)
 
 
 def test_a_game_without_moves_is_bad(tmp_path):
@@ -490,7 +496,7 @@ def test_compare_real_play_rows(study):
 
 def test_two_player_games_are_not_compared():
     agg = games(scaled(20), 1, policy="random", ruleset="two-player", progress=False)
-    with pytest.raises(ValueError, match="MCR play"):
+    with pytest.raises(ValueError, match="'mcr' play"):
         compare_real_play(agg)
 
 

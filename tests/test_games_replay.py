@@ -1,4 +1,4 @@
-"""Replays of the 40 real Botzone games through the game engine (mjstats.games.replay).
+"""Replays of the 40 real Botzone games through the game engine (mjstats.records.replay).
 
 The judge's records are the oracle: every recorded action and ignored claim must be
 legal in the engine, the claim the engine gives priority to must be the recorded one,
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from mjstats.cli import main
-from mjstats.games import ReplayError, replay
+from mjstats.records import ReplayError, replay
 
 DATA = Path(__file__).parent / "data" / "botzone"
 SAMPLE = DATA / "sample.txt"
@@ -45,7 +45,7 @@ def test_wrong_scores_do_not_match(tmp_path):
     path = _mutated(tmp_path, "Score 36 -8 -8 -20", "Score 36 -8 -20 -8")
     row = _row(replay(path), "61602cb45ddc087351c04385")
     assert row.legal and not row.matched
-    assert "scores differ" in row.problem
+    assert "line 1017: 'Score 36 -8 -20 -8' does not follow from the total 12" in row.problem
 
 
 def test_wrong_fans_do_not_match(tmp_path):
@@ -67,7 +67,7 @@ def test_claim_priority_is_turn_order_from_the_discarder(tmp_path):
     )
     row = _row(replay(path), "61602cb45ddc087351c04385")
     assert not row.legal
-    assert "gives the claim to 0, not 2" in row.problem
+    assert "player 2 Hu W7: claim priority gives the discard to player 0" in row.problem
 
 
 def test_illegal_ignored_claim_is_caught(tmp_path):
@@ -76,7 +76,7 @@ def test_illegal_ignored_claim_is_caught(tmp_path):
     path = _mutated(tmp_path, "Ignore Player 3 Chi W8", "Ignore Player 1 Chi W8")
     row = _row(replay(path), "61602cb45ddc087351c04358")
     assert not row.legal
-    assert "player 1 CHI is not legal" in row.problem
+    assert "chi not on the previous player's discard" in row.problem
 
 
 def test_discard_of_a_tile_not_held_is_illegal(tmp_path):
@@ -84,7 +84,7 @@ def test_discard_of_a_tile_not_held_is_illegal(tmp_path):
     path = _mutated(tmp_path, "Player 0 Play T6", "Player 0 Play T4")
     row = replay(path).iloc[0]
     assert not row.legal
-    assert "move 2" in row.problem and "not legal" in row.problem
+    assert row.problem == "line 8: tile not in the player's hand"
 
 
 def test_drawn_game_end_must_be_reached(tmp_path):
@@ -98,11 +98,16 @@ def test_drawn_game_end_must_be_reached(tmp_path):
     assert "drawn game" in row.problem
 
 
-def test_malformed_record_raises(tmp_path):
+def test_malformed_record_is_a_problem(tmp_path):
     path = tmp_path / "bad.txt"
     path.write_text("Match x\nWind 0\nPlayer 0 Deal W1 ZZ\n", encoding="utf-8")
-    with pytest.raises(ReplayError, match="line 3: unknown tile code 'ZZ'"):
-        replay(path)
+    row = replay(path).iloc[0]
+    assert (row.game, row.legal, row.problem) == ("x", False, "line 3: unknown tile code")
+
+
+def test_folder_without_records_raises(tmp_path):
+    with pytest.raises(ReplayError.__mro__[1], match="no records"):
+        replay(tmp_path)
 
 
 def test_cli_replay(tmp_path, capsys):
@@ -119,9 +124,12 @@ def test_cli_replay_problem_exits_1(tmp_path, capsys):
     assert "matched 15" in printed and "problem: " in printed
 
 
-def test_cli_replay_malformed_is_one_line_error(tmp_path, capsys):
-    path = tmp_path / "bad.txt"
-    path.write_text("Wind 0\n", encoding="utf-8")
+@pytest.mark.parametrize("content", [None, "Wind 0\n"])
+def test_cli_replay_no_records_is_one_line_error(tmp_path, capsys, content):
+    path = tmp_path
+    if content is not None:  # a file that is not a record
+        path = tmp_path / "bad.txt"
+        path.write_text(content, encoding="utf-8")
     assert main(["replay", str(path)]) == 1
     err = capsys.readouterr().err
     assert err.startswith("mjstats: error:") and len(err.strip().splitlines()) == 1

@@ -8,16 +8,33 @@ chow by the next seat only, pung before chow, win before pung.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 
 from mjstats.games import kernels as G
-from mjstats.games.replay import _Engine, _Game, _text_wall
-from mjstats.records.check import botzone_ruleset
+from mjstats.games.engine import engine_context
+from mjstats.records.judge_logs import segment_wall
+from mjstats.rulesets.mcr.judge import botzone_ruleset
 from mjstats.tiles import parse_tiles
 
-ENG = _Engine(botzone_ruleset())
+
+def _engine(rs):
+    gctx, _, tab, suits = engine_context(rs, "botzone", 0, ("random",))
+    work, buf = G.new_work(rs.n_fans, suits)
+    return SimpleNamespace(rs=rs, gctx=gctx, tab=tab, scratch=work[3], buf=buf,
+                           fan=np.zeros(rs.n_fans, np.uint8))  # fmt: skip
+
+
+ENG = _engine(botzone_ruleset())
 MCR = ENG.rs
 ARGS = (ENG.gctx, ENG.tab, ENG.scratch, ENG.fan, ENG.buf)
+
+
+def _wall(taken):
+    wall = segment_wall(taken)
+    assert wall is not None
+    return wall
 
 
 def _ids(text: str) -> list[int]:
@@ -27,12 +44,10 @@ def _ids(text: str) -> list[int]:
 def _start(hands, draws):
     """A game whose seat ``p`` is dealt ``hands[p]`` and then draws the tiles
     ``draws[p]`` (a list of tile names) in order."""
-    game = _Game("<test>", "test")
-    game.deals = [_ids(h) for h in hands]
-    game.moves = [(p, "DRAW", _ids(t)[0], []) for p in range(4) for t in draws[p]]
+    taken = [_ids(hands[p]) + [_ids(t)[0] for t in draws[p]] for p in range(4)]
     S = np.zeros(G.N_STATE, np.int64)
     ENG.gctx[G.G_ROUND] = 0
-    assert G.new_game(S, _text_wall(game), G.WALL_BOTZONE, 0) == G.E_OK
+    assert G.new_game(S, _wall(taken), G.WALL_BOTZONE, 0) == G.E_OK
     G.begin_turn(S, 0, False, *ARGS)
     return S
 

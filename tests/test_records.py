@@ -222,7 +222,8 @@ def naive_wins(text: str) -> list[dict]:
                         "melds": m,
                         "win_tile": ID[win],
                         "self_drawn": self_drawn,
-                        "last_of_kind": others == 3,
+                        # MCR: 抢杠和 不计和绝张 (the robbed tile is always the 4th copy)
+                        "last_of_kind": others == 3 and not (kong and not self_drawn),
                         "kong_win": kong,
                         "last_of_wall": left[(prev[1] + 1) % 4] == 0,
                         "seat_wind": p,
@@ -356,8 +357,11 @@ class Script:
             )
 
         last_draw = last_discard = None
+        last_actor = None  # the player of the previous move
         for e in events:
             kind, p = e[0], e[1] if len(e) > 1 else None
+            if kind != "Hu" and p is not None:
+                last_actor = p
             if kind == "Draw":
                 tile = e[2]
                 taken[p].append(tile)
@@ -389,13 +393,15 @@ class Script:
             elif kind == "Hu":
                 # the data set's quirk: a self-drawn Hu repeats the previous discard
                 lines.append(f"Player {p} Hu {last_discard or last_draw}")
-                lines += ["Fan 8 无番和*1", "Score 0 0 0 0"]
+                scores = _payments(p, None if last_actor == p else last_actor, 8)
+                lines += ["Fan 8 无番和*1", "Score " + " ".join(map(str, scores))]
                 out(
                     {
                         "action": "HU",
                         "player": p,
                         "fan": [{"name": "无番和", "cnt": 1, "value": 8}],
                         "fanCnt": 8,
+                        "score": scores,
                     },
                     finish=True,
                 )
@@ -420,6 +426,18 @@ class Script:
             ),
         }
         return "\n".join(lines) + "\n", log
+
+
+def _payments(winner: int, payer: int | None, total: int) -> list[int]:
+    """The judge's Score line: 8 from each other player, 8 + total from the discarder
+    (every other player when self-drawn, ``payer`` None)."""
+    scores = [0, 0, 0, 0]
+    for q in range(4):
+        if q != winner:
+            pay = 8 + total if payer in (None, q) else 8
+            scores[q] -= pay
+            scores[winner] += pay
+    return scores
 
 
 def tsumogiri_to_the_end(script: Script, last: dict[int, str], stop: int) -> Script:
@@ -623,7 +641,8 @@ def test_robbing_a_promoted_kong(tmp_path):
     assert text_rs.recorded.win_type[0] == "robbed_kong"
     assert text_rs.recorded.from_seat[0] == 1
     assert f["kong_win"][0] and not f["self_drawn"][0]
-    assert f["last_of_kind"][0]  # the pung's three copies are on the table
+    # the pung's three copies are on the table, but robbing a kong excludes 和绝张
+    assert not f["last_of_kind"][0]
     fans = dict(reference_fans(text_rs.batch, 0))
     assert "抢杠和" in fans and "和绝张" not in fans  # the scorer drops 和绝张 here
 
@@ -683,9 +702,9 @@ W0 = "Player 0 Deal W9 W9 W9 W9 W9 B7 T1 W6 B8 J1 T9 B2 W3"
         (3, "Player 0 Deal T8 B7 T1 W6 B8 W9 J1 T9 B2 W3 T6 F4", "bad deal", 3),
         (3, W0, "more than 4 copies", 3),
         (103, "Player 1 Hu B8", "hu tile differs from the discarded tile", 103),
-        (101, "Player 1 Hu W8", "hu not after", 101),
-        (103, "", "'Fan' line without a win", 104),
-        (104, "Huang", "'Huang' (drawn game) while the wall is not exhausted", 104),
+        (101, "Player 1 Hu W8", "player 1 Hu W8, but player 2 draws first", 101),
+        (103, "", "'Fan' line without a 'Hu' line", 104),
+        (104, "Huang", "'Huang' (drawn game) after a 'Hu' line", 104),
         (104, "Fan x", "bad 'Fan' line", 104),
         (104, "Fan 9 混一色1+箭刻*1", "bad 'Fan' line", 104),
         (104, "", "'Score' line without 'Fan' or 'Huang'", 105),
@@ -856,7 +875,12 @@ def test_json_wins_survive_a_round_trip_through_text(tmp_path):
                 lines.append(f"Player {p} BuGang {d['tile']}")
             elif a == "HU":
                 fans = "+".join(f"{f['name']}*{f['cnt']}" for f in d["fan"])
-                lines += [f"Player {p} Hu {last_play}", f"Fan {d['fanCnt']} {fans}", "Score 0"]
+                score = " ".join(map(str, d["score"]))
+                lines += [
+                    f"Player {p} Hu {last_play}",
+                    f"Fan {d['fanCnt']} {fans}",
+                    f"Score {score}",
+                ]
             if a in ("PLAY", "CHI", "PENG"):
                 last_play = d["tile"]
         text_rs = read_botzone("\n".join(lines) + "\n")
@@ -954,10 +978,10 @@ def test_fuzzed_lines_raise_record_errors_only():
 
 
 def test_error_table_and_fan_points():
-    from mjstats.kernels import records as _replay
+    from mjstats.records import text_kernel
 
-    codes = [v for k, v in vars(_replay).items() if k.startswith("E_")]
-    assert sorted(codes) == list(range(len(botzone_module.ERRORS)))
+    codes = [v for k, v in vars(text_kernel).items() if k.startswith("E_")]
+    assert sorted(codes) == list(range(len(text_kernel.ERRORS)))
     points = botzone_module.FAN_POINTS
     # the 81 MCR fans (花牌 included) + 明暗杠 + the alias 坎张 + three newer wait-fan names
     assert len(points) == 86

@@ -14,6 +14,7 @@ from mjstats.kernels.accumulate import accumulate_score, empty_counters
 from mjstats.records import (
     FAN_POINTS,
     JUDGE_NAMES,
+    RecordError,
     botzone_ruleset,
     check_records,
     judge_fan_counts,
@@ -121,13 +122,27 @@ def test_corrupted_fan_is_a_mismatch_with_a_diff(tmp_path):
 
 
 def test_corrupted_total_and_unknown_name(tmp_path):
+    # the total and the Score line changed together (the scores follow from the total)
     path = corrupted(tmp_path, FIRST_FAN_LINE, "Fan 10 混一色*1+箭刻*1+老少副*1+大车轮*1")
+    text = path.read_text(encoding="utf-8").replace("Score -8 33 -17 -8", "Score -8 34 -18 -8", 1)
+    path.write_text(text, encoding="utf-8")
     check = check_records(read_botzone(path))
     assert check.mismatched == 1
     assert check.mismatches.iloc[0]["diff"].split("\n") == [
         "total: judge 10, mjstats 9",
         "大车轮: judge 1, not a fan of ruleset 'mcr'",
     ]
+
+
+def test_a_total_the_scores_contradict_is_a_bad_record(tmp_path):
+    path = corrupted(tmp_path, FIRST_FAN_LINE, "Fan 10 混一色*1+箭刻*1+老少副*1")
+    with pytest.raises(
+        RecordError,
+        match=r"line 105: 'Score -8 33 -17 -8' does not follow "
+        r"from the total 10 by the judge's payments \(-8 34 -18 -8\)",
+    ):
+        read_botzone(path)
+    assert read_botzone(path, skip_bad=True).bad == 1
 
 
 def test_to_dict_keys(tmp_path):

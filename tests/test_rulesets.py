@@ -45,8 +45,12 @@ _NAMED = re.compile(
 _MCR_USERS = {
     "scorer.py": "MCR's form names as the default",
     "studies/kernels/profile_diff.py": "its fast path is MCR's scorer, for MCR's profiles",
+    "records/__init__.py": "Botzone records are MCR games: the judge's options and names",
     "records/botzone.py": "Botzone records are MCR games",
-    "records/names.py": "record fan names are MCR's",
+    "records/check.py": "Botzone records are MCR games, scored with the judge's options",
+    "records/reader.py": "the judge's fan names and points are MCR's",
+    "records/replay.py": "Botzone records replay under the judge's MCR options",
+    "games/records.py": "played games are written with the judge's (MCR) fan names",
 }
 
 

@@ -47,11 +47,11 @@ def command(path, json_path, out):
       mjstats report results/real --table reference          # beside the 98,208 games
     """
     # deferred: `mjstats --help` loads no kernels
-    from mjstats.games import ReplayError, replay
+    from mjstats.records import RecordError, replay
 
     try:
         table = replay(path)
-    except ReplayError as exc:
+    except RecordError as exc:
         raise click.ClickException(str(exc)) from None
     problems = [
         f"{row.source} match {row.game}: {row.problem}" for row in table.itertuples() if row.problem

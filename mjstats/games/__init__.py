@@ -1,12 +1,13 @@
-"""The game engine: four-player MCR hands (局) played by numba policies, and replays
-of real Botzone games through it.
+"""The game engine: four-player MCR hands (局) played by numba policies; real Botzone
+games replay through the same kernels (:mod:`mjstats.records.replay`).
 
 The engine owns its kernels, by concern: :mod:`~mjstats.games.state` (layouts),
 :mod:`~mjstats.games.rules` (wall, turns, claims, wins, payments),
 :mod:`~mjstats.games.views`, :mod:`~mjstats.games.policies` (built-in policies),
-:mod:`~mjstats.games.driver` (whole games); :mod:`~mjstats.games.kernels` gathers
-them. :mod:`~mjstats.games.engine` validates options and runs games,
-:mod:`~mjstats.games.replay` replays records through the same kernels.
+:mod:`~mjstats.games.driver` (whole games), :mod:`~mjstats.games.replay_kernel`
+(a game replayed from its log, legality checked at every move);
+:mod:`~mjstats.games.kernels` gathers them. :mod:`~mjstats.games.engine` validates
+options and runs games.
 
 Examples
 --------
@@ -29,7 +30,6 @@ from mjstats.games.engine import (
     seat_policies,
     user_policy_type,
 )
-from mjstats.games.replay import ReplayError, replay
 
 __all__ = [
     "POLICIES",
@@ -37,11 +37,9 @@ __all__ = [
     "GameError",
     "GameOptionError",
     "GameRules",
-    "ReplayError",
     "engine_context",
     "game_rules",
     "play_games",
-    "replay",
     "seat_policies",
     "user_policy_type",
 ]

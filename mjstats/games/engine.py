@@ -524,7 +524,7 @@ def play_games(
         Write the games in Botzone's text data-set format (``Match``, ``Wind``,
         ``Deal``, the moves with the ``Ignore`` claims, ``Fan`` / ``Huang``,
         ``Score``), readable by :func:`mjstats.records.read_botzone` and
-        :func:`mjstats.games.replay`. Needs ``wall="botzone"`` (the format has no
+        :func:`mjstats.records.replay`. Needs ``wall="botzone"`` (the format has no
         flowers). Streamed: the games are played and written in blocks of
         :data:`RECORD_BLOCK`, so memory does not grow with ``n`` (the results and
         the bytes are those of one block); a stopped game raises before its

@@ -2,7 +2,7 @@
 
 Written by :func:`mjstats.games.play_games` (``records=``) and the games study
 (``mjstats study games --records FILE``), a block of games at a time; read back by
-:func:`mjstats.records.read_botzone` and :func:`mjstats.games.replay`. Game ``i`` of
+:func:`mjstats.records.read_botzone` and :func:`mjstats.records.replay`. Game ``i`` of
 seed ``s`` is the game ``Match mjstats-<s>-<i>``, so a file's bytes depend only on the
 seed and the games, not on how they were split or on the threads.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from mjstats.games import kernels as G
-from mjstats.records.names import JUDGE_NAMES
+from mjstats.rulesets.mcr.judge import JUDGE_NAMES
 from mjstats.tiles import BOTZONE_CODES
 
 __all__ = ["RecordsResumeError", "open_records", "resume_records", "write_records"]

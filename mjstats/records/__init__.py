@@ -1,7 +1,10 @@
 """Readers of real game records.
 
 :func:`read_botzone` reads Botzone's Chinese Standard Mahjong records (the
-official text data set and JSON judge logs), replays every game and returns a
+official text data set and JSON judge logs), replays every game through the game
+engine (:mod:`mjstats.records.replay`: :func:`replay` says game by game whether it
+is legal and ends as recorded; :func:`record_stats` counts claims, wins and
+points per seat) and returns a
 :class:`RecordSet`: the winning hands as a :class:`~mjstats.HandBatch` plus what
 the judge recorded (fans, totals) as a pandas DataFrame. :func:`check_records`
 scores every win and compares it with the judge;
@@ -18,13 +21,14 @@ True
 from __future__ import annotations
 
 from mjstats.records.botzone import FAN_POINTS, RecordError, RecordSet, read_botzone
-from mjstats.records.check import (
+from mjstats.records.check import RecordCheck, check_records
+from mjstats.records.replay import ReplayError, record_stats, replay
+from mjstats.rulesets.mcr.judge import (
     BOTZONE_OPTIONS,
-    RecordCheck,
+    JUDGE_NAMES,
     botzone_ruleset,
-    check_records,
+    judge_fan_counts,
 )
-from mjstats.records.names import JUDGE_NAMES, judge_fan_counts
 
 __all__ = [
     "BOTZONE_OPTIONS",
@@ -33,8 +37,11 @@ __all__ = [
     "RecordCheck",
     "RecordError",
     "RecordSet",
+    "ReplayError",
     "botzone_ruleset",
     "check_records",
     "judge_fan_counts",
     "read_botzone",
+    "record_stats",
+    "replay",
 ]

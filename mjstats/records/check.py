@@ -4,7 +4,7 @@ Every win that :func:`~mjstats.records.read_botzone` reconstructs is scored with
 :func:`mjstats.score_batch` under the options of the Botzone judge
 (:func:`botzone_ruleset`: MCR with 明暗杠 = 5 and flower points counting toward
 the 8-fan minimum). :func:`check_records` compares the result with the fans the
-judge recorded (names mapped by :mod:`mjstats.records.names`) and explains every
+judge recorded (names mapped by :mod:`mjstats.rulesets.mcr.judge`) and explains every
 difference; :func:`mjstats.studies.records.records_aggregate` turns the scored wins into the same
 fan-statistics :class:`~mjstats.studies.aggregate.Aggregate` as a study (kind
 ``"records"``), with the real win types, so every report of :mod:`mjstats.report`
@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 
 from mjstats.errors import InvalidHandError
-from mjstats.records.names import judge_fan_counts
 from mjstats.rulesets import Ruleset, get_ruleset
+from mjstats.rulesets.mcr.judge import BOTZONE_OPTIONS, botzone_ruleset, judge_fan_counts
 from mjstats.scorer import score_batch
 
 if TYPE_CHECKING:
@@ -35,22 +35,7 @@ __all__ = [
     "score_records",
 ]
 
-BOTZONE_OPTIONS: dict[str, Any] = {"mingan_gang": True, "flowers_count_toward_minimum": True}
-"""MCR options of the Botzone judge (PyMahjongGB): 明暗杠 = 5, flowers count toward 8."""
-
 _WINDS = "ESWN"
-
-
-def botzone_ruleset() -> Ruleset:
-    """The MCR ruleset with the Botzone judge's options (:data:`BOTZONE_OPTIONS`).
-
-    Examples
-    --------
-    >>> rs = botzone_ruleset()
-    >>> rs.name, rs.options["mingan_gang"], rs.options["flowers_count_toward_minimum"]
-    ('mcr', True, True)
-    """
-    return get_ruleset("mcr", **BOTZONE_OPTIONS)
 
 
 @dataclass(frozen=True, eq=False)
@@ -223,7 +208,7 @@ def check_records(records: RecordSet, ruleset: Ruleset | str | None = None) -> R
     -------
     RecordCheck
         A win *matches* when every fan occurs as often as the judge says (fan
-        names mapped by :data:`~mjstats.records.names.JUDGE_NAMES`, so 嵌张 and
+        names mapped by :data:`~mjstats.rulesets.mcr.judge.JUDGE_NAMES`, so 嵌张 and
         独听・嵌张 are both 坎张) and the totals are equal.
 
     Examples

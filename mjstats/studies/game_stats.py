@@ -15,8 +15,9 @@ import pandas as pd
 
 from mjstats.games import kernels as G
 from mjstats.games import state as ST
-from mjstats.games.stats import CLAIM_KINDS, CLAIM_NAMES, iter_record_logs, replay_records
-from mjstats.records.check import botzone_ruleset
+from mjstats.games.stats import CLAIM_KINDS, CLAIM_NAMES
+from mjstats.records import botzone_ruleset
+from mjstats.records.replay import replay_blocks
 from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.games import game_counters
@@ -30,7 +31,9 @@ def record_games(path, ruleset: Ruleset | str | None = None, skip_bad: bool = Fa
     aggregate of a ``games`` study.
 
     Every game is replayed through the engine on the Botzone wall
-    (:func:`mjstats.games.stats.replay_records`: each move legal, the end the judge's)
+    (:mod:`mjstats.records.replay`: each move legal, the end the record's; the fans
+    are the engine's scoring, which :func:`mjstats.records.check_records` compares
+    with the judge's)
     and counted as a study counts its games: the counters of
     :func:`mjstats.studies.games.game_counters` (fans per win and per game, wins,
     deal-ins and points per seat, lengths, melds) and ``claim_counts``. ``ruleset``:
@@ -60,13 +63,17 @@ def record_games(path, ruleset: Ruleset | str | None = None, skip_bad: bool = Fa
     c: dict[str, np.ndarray] = {}
     sources: set[str] = set()
     bad: list[str] = []
-    for records in iter_record_logs(path, skip_bad):
-        final, fans, counts, _ = replay_records(records, rs, skip_bad)
+    for r in replay_blocks(path, rs, stop_on_error=not skip_bad):
+        errors = [e for e in r.block.error if e is not None]
+        if errors and not skip_bad:
+            raise errors[0]
+        good = np.flatnonzero(r.good)
+        final, fans = r.final[good], r.fans[good]
         part = game_counters(_games_table(final, 4), fans, final, rs)
-        part["claim_counts"] = counts.sum(axis=0).astype(np.int64)
+        part["claim_counts"] = r.counts[good].sum(axis=0).astype(np.int64)
         c = {k: c[k] + v for k, v in part.items()} if c else part
-        sources.update(records.source)
-        bad += records.bad
+        sources.update(r.block.source)
+        bad += [str(e) for e in errors]
     if not c:  # no game at all
         empty = np.zeros((0, G.N_STATE), np.int64)
         c = game_counters(_games_table(empty, 4), np.zeros((0, rs.n_fans), np.uint8), empty, rs)

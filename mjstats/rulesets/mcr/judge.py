@@ -1,4 +1,8 @@
-"""The Botzone judge's Chinese fan names, mapped to ruleset fan ids.
+"""The Botzone judge's MCR: its options and its Chinese fan names, mapped to fan ids.
+
+Botzone's *Chinese-Standard-Mahjong* judge scores with the reference fan calculator
+under two options (:data:`BOTZONE_OPTIONS`, :func:`botzone_ruleset`): 明暗杠 scores 5,
+and flower points count toward the 8-fan minimum.
 
 The judge writes fans by their Chinese names (``Fan 9 混一色*1+箭刻*1+老少副*1``
 in the text data set, ``"name"`` entries in a JSON log). They are the names of
@@ -21,13 +25,30 @@ fan key; :func:`judge_fan_counts` turns recorded fan lists into the same
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
 from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.rulesets.mcr import FANS
 
-__all__ = ["JUDGE_NAMES", "judge_fan_counts", "judge_fan_key"]
+__all__ = ["BOTZONE_OPTIONS", "JUDGE_NAMES", "botzone_ruleset", "judge_fan_counts", "judge_fan_key"]
+
+BOTZONE_OPTIONS: dict[str, Any] = {"mingan_gang": True, "flowers_count_toward_minimum": True}
+"""MCR options of the Botzone judge (PyMahjongGB): 明暗杠 = 5, flowers count toward 8."""
+
+
+def botzone_ruleset() -> Ruleset:
+    """The MCR ruleset with the Botzone judge's options (:data:`BOTZONE_OPTIONS`).
+
+    Examples
+    --------
+    >>> rs = botzone_ruleset()
+    >>> rs.name, rs.options["mingan_gang"], rs.options["flowers_count_toward_minimum"]
+    ('mcr', True, True)
+    """
+    return get_ruleset("mcr", **BOTZONE_OPTIONS)
+
 
 #: Spellings of fan names that differ from the MCR ruleset's ``zh`` (judge name -> fan key).
 _ALIASES = {

@@ -4,7 +4,7 @@ A game log is what the engine writes while it plays (:func:`mjstats.games.driver
 rows ``[seat, kind, tile, ignored]``, a :data:`~mjstats.games.driver.LOG_DRAW` row for
 each draw, a row for each own-turn action and for each claim, the claims the priority
 rule passed over with ``ignored`` = 1) and what a real record becomes
-(:func:`mjstats.games.stats.record_logs`). :func:`replay_logs` deals each game again
+(:mod:`mjstats.records.reader`). :func:`replay_logs` deals each game again
 from its wall and drives the engine's own kernels (:func:`~mjstats.games.rules.legal_own`,
 :func:`~mjstats.games.rules.legal_response`, :func:`~mjstats.games.rules.apply_own`,
 :func:`~mjstats.games.rules.resolve`) through the logged moves. Before each decision it
@@ -138,7 +138,8 @@ def _answerable(a, legal, q):
 def replay_game(S, wall, round_wind, log, n_log, gctx, tab, scratch, fan_out, buf, acts, legal,
                 resp, counts):  # fmt: skip
     """Replay one game from its ``wall`` and the first ``n_log`` rows of its ``log``;
-    returns ``(error code RE_*, log row reached)``.
+    returns ``(error code RE_*, log row reached)`` (for ``RE_CLAIM`` the row of the
+    logged claim the engine did not give priority to).
 
     ``counts`` (int64, :data:`COUNT_SIZE`) is added to; ``S`` ends as the engine's final
     state, ``fan_out`` holds the fans of the win. ``legal``: int64 (4, MAX_ACTIONS + 1)
@@ -210,6 +211,7 @@ def replay_game(S, wall, round_wind, log, n_log, gctx, tab, scratch, fan_out, bu
                 if (seen >> kind) & 1:
                     counts[_at(C_CHANCE, q, kind)] += 1
         claimed = -1
+        first = i  # the row of the claim taken, if any
         while i < n_log:  # the claim taken, then those passed over (ignored = 1)
             q = log[i, 0]
             kind = _KIND_OF[log[i, 1]] if 0 <= log[i, 1] < 9 else -1
@@ -228,7 +230,7 @@ def replay_game(S, wall, round_wind, log, n_log, gctx, tab, scratch, fan_out, bu
             i += 1
         taken = resolve(S, resp, gctx, tab, scratch, fan_out, buf)
         if taken != claimed:
-            return RE_CLAIM, i
+            return RE_CLAIM, first
         for q in range(4):
             if resp[q] != A_PASS:
                 kind = _KIND_OF[resp[q] >> 6]
@@ -239,15 +241,18 @@ def replay_game(S, wall, round_wind, log, n_log, gctx, tab, scratch, fan_out, bu
 
 
 @pjit
-def replay_logs(walls, n_wall, winds, logs, n_log, gctx, tab, suits, n_fans, final, fans_out,
-                counts_out, err_out):  # fmt: skip
+def replay_logs(walls, n_wall, winds, logs, starts, n_log, gctx, tab, suits, n_fans, final,
+                fans_out, counts_out, err_out):  # fmt: skip
     """Replay games ``0 .. len(walls) - 1`` (parallel over games; see :func:`replay_game`).
 
     ``walls`` int64 (n, 144), game ``i``'s wall its first ``n_wall[i]`` codes;
-    ``winds`` its round wind; ``logs`` int64 (n, k, 4) and ``n_log`` its rows. Out:
-    ``final`` int64 (n, N_STATE) the final states, ``fans_out`` uint8 (n, n_fans) the
-    fans of each win (zero for a drawn game), ``counts_out`` int64 (n, COUNT_SIZE),
-    ``err_out`` int64 (n, 2) the error code and log row of each game.
+    ``winds`` its round wind; ``logs`` int64 (rows, 4) the log rows of all games,
+    game ``i``'s the ``n_log[i]`` rows from ``starts[i]`` (played games' logs
+    ``(n, MAX_LOG, 4)`` reshaped, or real records read back to back). Out: ``final``
+    int64 (n, N_STATE) the final states, ``fans_out`` uint8 (n, n_fans) the fans of
+    each win (zero for a drawn game), ``counts_out`` int64 (n, COUNT_SIZE),
+    ``err_out`` int64 (n, 2) the error code and log row of each game (the row counted
+    from the game's first).
     """
     n = walls.shape[0]
     n_threads = 16
@@ -256,14 +261,14 @@ def replay_logs(walls, n_wall, winds, logs, n_log, gctx, tab, suits, n_fans, fin
         lo = b * per
         hi = min(n, lo + per)
         if lo < hi:
-            _replay_block(lo, hi, walls, n_wall, winds, logs, n_log, gctx, tab, suits, n_fans,
-                          final, fans_out, counts_out, err_out)  # fmt: skip
+            _replay_block(lo, hi, walls, n_wall, winds, logs, starts, n_log, gctx, tab, suits,
+                          n_fans, final, fans_out, counts_out, err_out)  # fmt: skip
     return 0
 
 
 @jit
-def _replay_block(lo, hi, walls, n_wall, winds, logs, n_log, gctx, tab, suits, n_fans, final,
-                  fans_out, counts_out, err_out):  # fmt: skip
+def _replay_block(lo, hi, walls, n_wall, winds, logs, starts, n_log, gctx, tab, suits, n_fans,
+                  final, fans_out, counts_out, err_out):  # fmt: skip
     S = np.zeros(N_STATE, np.int64)
     scratch = new_scratch(suits)
     buf = (np.zeros(34, np.uint8), np.zeros((4, 2), np.uint8))
@@ -274,7 +279,8 @@ def _replay_block(lo, hi, walls, n_wall, winds, logs, n_log, gctx, tab, suits, n
     for i in range(lo, hi):
         counts = counts_out[i]
         counts[:] = 0
-        err, row = replay_game(S, walls[i, : n_wall[i]], winds[i], logs[i], n_log[i], gctx, tab,
+        log = logs[starts[i] : starts[i] + n_log[i]]
+        err, row = replay_game(S, walls[i, : n_wall[i]], winds[i], log, n_log[i], gctx, tab,
                                scratch, fan, buf, acts, legal, resp, counts)  # fmt: skip
         err_out[i, 0] = err
         err_out[i, 1] = row
