@@ -22,6 +22,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from conftest import hands, scaled
 from hypothesis import HealthCheck, given, settings
@@ -495,3 +496,212 @@ def test_cli_processes_fail_in_one_line(argv, cli_dir):
     assert done.returncode in (1, 2), (argv, done.returncode, done.stderr)
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("mjstats: error:"), done.stderr
     assert "Traceback" not in done.stderr
+
+
+# ------------------------------------------- the classes of issue 36, generated
+# corrupted records at the field level (Score, Hu, Fan, Wind)
+
+_SAMPLE_GAMES = ["Match " + g for g in (DATA / "sample.txt").read_text("utf-8").split("Match ")[1:]]
+_ENDS = ("Wind", "Hu", "Fan", "Score")
+
+
+def _field_lines(game: str) -> list[int]:
+    return [
+        i
+        for i, line in enumerate(game.split("\n"))
+        if line.split()[:1]
+        and (line.split()[0] in _ENDS or (len(line.split()) > 2 and line.split()[2] in _ENDS))
+    ]
+
+
+_field_edits = st.tuples(
+    st.sampled_from([0, 2, 5]),  # games of sample.txt: discard wins and a self-drawn one
+    st.lists(
+        st.tuples(st.integers(0, 99), st.sampled_from(["bump", "delete", "repeat", "tile"]),
+                  st.integers(1, 5)),
+        min_size=1, max_size=3,
+    ),
+)  # fmt: skip
+
+
+def _edit_line(line: str, op: str, k: int) -> list[str]:
+    if op == "delete":
+        return []
+    if op == "repeat":
+        return [line, line]
+    words = line.split()
+    if op == "tile":
+        codes = [j for j, w in enumerate(words) if w in mjstats.tiles.BOTZONE_CODES]
+        if not codes:
+            return [line]
+        j = codes[k % len(codes)]
+        words[j] = mjstats.tiles.BOTZONE_CODES[
+            (mjstats.tiles.BOTZONE_CODES.index(words[j]) + k) % 34
+        ]
+    else:  # bump a number: the round wind, the total, a fan count, a score
+        nums = [j for j, w in enumerate(words) if w.lstrip("-").isdigit() and words[0] != "Player"]
+        if words[0] == "Fan" and len(words) > 2:
+            words[2] = words[2].replace("*1", f"*{1 + k}", 1)
+        elif nums:
+            j = nums[k % len(nums)]
+            words[j] = str((int(words[j]) + k) % 4 if words[0] == "Wind" else int(words[j]) + k)
+    return [" ".join(words)]
+
+
+def _record_fields_prop(edits):
+    from mjstats.records import check_records, replay
+
+    g, ops = edits
+    game = _SAMPLE_GAMES[g]
+    lines = game.rstrip("\n").split("\n")
+    targets = _field_lines(game)
+    changed = set()
+    for pick, op, k in ops:
+        i = targets[pick % len(targets)]
+        if i >= len(lines):
+            continue
+        new = _edit_line(lines[i], op, k)
+        if new != [lines[i]]:
+            changed.add(lines[i].split()[0] if op != "tile" else "tile")
+        lines[i : i + 1] = new
+    text = "\n".join(lines) + "\n"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "game.txt"
+        path.write_text(text, encoding="utf-8")
+        table = replay(path)  # never raises on a bad game: it lists the problem
+        by_replay = not bool((table.legal & table.matched).all())
+        records = read_botzone(path, skip_bad=True)
+        by_check = records.bad > 0 or check_records(records).mismatched > 0
+    assert by_replay == by_check, (text, table.problem.tolist())
+    if text == game:
+        assert not by_replay
+    elif changed & {"Score", "Fan"}:  # what the record says of its end, always visible
+        assert by_replay, text
+
+
+@pytest.mark.parametrize("slow", SLOW)
+def test_fuzz_record_fields(slow):
+    _run(_record_fields_prop, _field_edits, max(20, _sizes(slow) // 3))
+
+
+# files with bad encodings, bare CRs, surrogates and contexts that contradict the hand
+
+_score_rows = st.lists(
+    st.one_of(
+        st.sampled_from([b"123m456p789s11z22z+2z", b"1112345678999m+1m last-of-kind",
+                         b"123m456p789s11z22z+2z self-drawn", b"x\ry", b"\xff\xfe12m",
+                         b"123m\xed\xa0\x80", b"", b"hand"]),
+        st.binary(max_size=12),
+    ),
+    min_size=1, max_size=6,
+)  # fmt: skip
+
+
+def _score_file_prop(rows):
+    from mjstats import cli
+
+    with tempfile.TemporaryDirectory() as tmp:
+        src, out = Path(tmp) / "in.txt", Path(tmp) / "o.csv"
+        src.write_bytes(b"\n".join(rows) + b"\n")
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            code = cli.main(["score", "--file", str(src), "--out", str(out)])
+        assert code in (0, 1), (rows, code, err.getvalue())
+        assert "Traceback" not in err.getvalue()
+        if code == 1 and not out.exists():  # the file as a whole refused: one line
+            assert err.getvalue().startswith("mjstats: error:"), err.getvalue()
+            return
+        good = pd.read_csv(out)["row"].tolist() if out.stat().st_size else []
+        bad_path = Path(str(out) + ".bad.csv")
+        bad = pd.read_csv(bad_path)["row"].tolist() if bad_path.exists() else []
+        assert not set(good) & set(bad)  # no row both scored and reported
+        assert (code == 1) == bool(bad)
+
+
+@pytest.mark.parametrize("slow", SLOW)
+def test_fuzz_score_file_rows(slow):
+    _run(_score_file_prop, _score_rows, max(20, _sizes(slow) // 5))
+
+
+_surrogate_texts = st.lists(
+    st.one_of(st.just("123m456p789s11z22z+2z"),
+              st.text(st.characters(categories=["Cs", "Nd", "Ll"]), max_size=8)),
+    min_size=1, max_size=5,
+)  # fmt: skip
+
+
+def _surrogates_prop(texts):
+    batch, bad = HandBatch.from_text(texts, errors="coerce")
+    assert len(batch) + len(bad) == len(texts)
+    scores = pd.Series(texts, dtype=object).mj.score(errors="coerce", fan_columns="none")
+    assert scores["error"].notna().sum() >= len(bad)
+
+
+@pytest.mark.parametrize("slow", SLOW)
+def test_fuzz_surrogates(slow):
+    _run(_surrogates_prop, _surrogate_texts, _sizes(slow))
+
+
+# out-of-range seeds and offsets: an error in Python, a usage error at the CLI
+
+
+def _seed_prop(seed_first):
+    from mjstats.games import GameOptionError, play_games
+
+    seed, first = seed_first
+    ok = 0 <= seed < 2**64 and 0 <= first < 2**63 - 1
+    try:
+        games, _ = play_games(1, seed=seed, first=first, policy="random")
+    except GameOptionError:
+        assert not ok, seed_first
+        return
+    assert ok and len(games) == 1, seed_first
+
+
+_seeds = st.tuples(
+    st.one_of(st.integers(-(2**70), 2**70), st.sampled_from([0, 2**64 - 1, 2**64, -1])),
+    st.one_of(st.integers(-(2**64), 2**64), st.sampled_from([0, -1, 2**63 - 2, 2**63])),
+)
+
+
+@pytest.mark.parametrize("slow", SLOW)
+def test_fuzz_seeds(slow):
+    _run(_seed_prop, _seeds, max(20, _sizes(slow) // 5))
+
+
+# user policies that raise, at any seat and on either kind of decision
+
+
+@pytest.mark.parametrize("seat", range(4))
+@pytest.mark.parametrize("where", ["own turn", "answer"])
+def test_fuzz_user_policies_that_raise(seat, where):
+    from mjstats.games import GameError, play_games
+
+    own, answer = _RAISING_OWN if where == "own turn" else _RAISING_ANSWER
+    policy = ["random"] * 4
+    policy[seat] = (own, answer)
+    kind = "own turn" if where == "own turn" else "answer"
+    with pytest.raises(GameError, match=rf"^game \d+: the user policy of seat {seat} \({kind}"):
+        play_games(4, seed=seat, policy=policy)
+
+
+def _raising_pair(in_own: bool):
+    from numba import njit
+
+    @njit
+    def own(view, acts, n_acts, ctx, tab, work):
+        if in_own and n_acts > 2:
+            raise ValueError("own turn broke")
+        return acts[n_acts - 1]
+
+    @njit
+    def answer(view, acts, n_acts, ctx, tab, work):
+        if not in_own and n_acts > 1:
+            raise ValueError("answer broke")
+        return acts[0]
+
+    return own, answer
+
+
+_RAISING_OWN = _raising_pair(True)
+_RAISING_ANSWER = _raising_pair(False)

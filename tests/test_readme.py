@@ -180,3 +180,47 @@ def test_every_hand_in_a_text_block_is_valid(page, line, hand):
     from mjstats import parse_hand
 
     parse_hand(hand.split("#", 1)[0].strip())
+
+
+def _docs_cli_examples() -> list[tuple[str, int, list[str]]]:
+    """(page, line, argv) of every ``mjstats ...`` line in a shell block of docs/."""
+    found = []
+    for path in sorted(DOCS.glob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        for m in _FENCE.finditer(text):
+            if m.group(1) not in ("bash", "console", "sh", "shell"):
+                continue
+            first = text[: m.start()].count("\n") + 2
+            for k, raw in enumerate(m.group(2).splitlines()):
+                line = raw.strip().removeprefix("$ ")
+                if line.startswith("mjstats "):
+                    argv = shlex.split(line, comments=True)
+                    found.append((path.name, first + k, argv[1:]))
+    return found
+
+
+DOCS_CLI = _docs_cli_examples()
+
+
+@pytest.mark.parametrize(("page", "line", "argv"), DOCS_CLI,
+                         ids=[f"{p}:{n}" for p, n, _ in DOCS_CLI])  # fmt: skip
+def test_docs_cli_examples_parse(page, line, argv, monkeypatch):
+    """Every ``mjstats`` command line of the docs is a valid invocation: its command,
+    options, choices and values parse (the run itself may take hours: ``--n
+    100000000``); a path made by an earlier example (``results/...``) may be missing."""
+    import click
+
+    from mjstats.cli import cli
+
+    monkeypatch.chdir(ROOT)
+    args = list(argv)
+    group = cli
+    while isinstance(group, click.Group) and args and not args[0].startswith("-"):
+        name, group, args = group.resolve_command(click.Context(group), args)
+        assert group is not None, f"{page}:{line}: no command {name!r}"
+    try:
+        group.make_context(" ".join(argv[:1]), args)
+    except click.BadParameter as exc:
+        assert "does not exist" in exc.format_message(), f"{page}:{line}: {exc.format_message()}"
+    except click.UsageError as exc:
+        pytest.fail(f"{page}:{line}: {' '.join(argv)}: {exc.format_message()}")

@@ -351,7 +351,20 @@ class Script:
         ]
 
         def out(display, finish=False):
-            logs.append({str(p): {"response": "PASS", "verdict": "OK"} for p in range(4)})
+            responses = {str(p): {"response": "PASS", "verdict": "OK"} for p in range(4)}
+            action, actor = display.get("action"), display.get("player")
+            said = {
+                "PLAY": f"PLAY {display.get('tile')}",
+                "CHI": f"CHI {display.get('tileCHI')} {display.get('tile')}",
+                "PENG": f"PENG {display.get('tile')}",
+                "BUGANG": f"BUGANG {display.get('tile')}",
+                "GANG": "GANG" if display.get("claimed") else f"GANG {display.get('tile')}",
+                "HU": "HU",
+            }.get(action)
+            display.pop("claimed", None)
+            if said is not None:
+                responses[str(actor)]["response"] = said
+            logs.append(responses)
             logs.append(
                 {"output": {"command": "finish" if finish else "request", "display": display}}
             )
@@ -384,7 +397,7 @@ class Script:
                 out({"action": "PENG", "player": p, "tile": e[2]})
             elif kind == "Gang":
                 lines.append(f"Player {p} Gang {last_discard}")
-                out({"action": "GANG", "player": p, "tile": last_discard})
+                out({"action": "GANG", "player": p, "tile": last_discard, "claimed": True})
             elif kind in ("AnGang", "BuGang"):
                 lines.append(f"Player {p} {kind} {e[2]}")
                 # the judge displays a concealed kong as GANG too
@@ -799,11 +812,18 @@ def test_json_draw_must_match_the_wall(tmp_path):
 def test_json_replay_errors_name_the_entry(tmp_path):
     log = _log()
     i, display = _first_display(log, "PLAY")
-    display["tile"] = "J1" if display["tile"] != "J1" else "J2"
+    was, display["tile"] = display["tile"], "J1" if display["tile"] != "J1" else "J2"
     path = tmp_path / "play.json"
+    path.write_text(json.dumps(log), encoding="utf-8")
+    shown = f"the judge shows player {display['player']} PLAY {display['tile']}"
+    with pytest.raises(RecordError, match=rf"log entry {i}: {shown} but its bot answered"):
+        read_botzone(path)
+    # the bot's response changed the same way: the replay finds the tile is not held
+    log["logs"][i - 1][str(display["player"])]["response"] = f"PLAY {display['tile']}"
     path.write_text(json.dumps(log), encoding="utf-8")
     with pytest.raises(RecordError, match=rf"log entry {i}: tile not in the player's hand"):
         read_botzone(path)
+    assert was != display["tile"]
 
 
 def test_json_unknown_action_and_bad_json(tmp_path):

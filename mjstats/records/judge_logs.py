@@ -120,6 +120,31 @@ def _ignored_claims(game: JudgeGame, responses: Any, claimer: int, discarder: in
         game.add(q, kind, t, entry, 1)
 
 
+def _check_response(game: JudgeGame, display: dict, responses: Any, player: int,
+                    entry: int) -> None:  # fmt: skip
+    """What the judge shows a player doing must be what the player's bot answered (its
+    response in the entry before), where the log has the response."""
+    r = responses.get(str(player)) if isinstance(responses, dict) else None
+    said = r.get("response") if isinstance(r, dict) else None
+    if not isinstance(said, str):
+        return
+    action = display.get("action")
+    words = said.split()
+    shown = {
+        "PLAY": ["PLAY", display.get("tile")],
+        "CHI": ["CHI", display.get("tileCHI"), display.get("tile")],
+        "PENG": ["PENG", display.get("tile")],
+        "BUGANG": ["BUGANG", display.get("tile")],
+        "HU": ["HU"],
+    }.get(action)
+    if action == "GANG":  # GANG on a discard, GANG <tile> on one's own turn
+        shown = ["GANG", display.get("tile")] if len(words) > 1 else ["GANG"]
+    if shown is not None and words != shown:
+        raise game.error(
+            f"the judge shows player {player} {' '.join(map(str, shown))} but its bot "
+            f"answered {said!r}", entry)  # fmt: skip
+
+
 def judge_game(obj: Any, source: str) -> JudgeGame:
     """One judge log (a dict with ``logs``) as a :class:`JudgeGame`.
 
@@ -180,6 +205,8 @@ def judge_game(obj: Any, source: str) -> JudgeGame:
         if acts and (type(player) is not int or not 0 <= player <= 3):
             raise game.error(f"player must be 0-3, got {player!r}", entry)
         responses = logs[entry - 1] if entry > 0 else None
+        if acts and action != "DRAW":
+            _check_response(game, display, responses, player, entry)
         answers = last_action in ("PLAY", "CHI", "PENG", "BUGANG") and last_player != player
         if action == "INIT":
             if quan is None:
@@ -273,6 +300,9 @@ def judge_game(obj: Any, source: str) -> JudgeGame:
             last_action, last_player = action, player
     else:
         raise game.error("log is truncated (no HU, HUANG or final verdict)", len(logs) - 1)
+    for entry in range(game.end + 1, len(logs)):
+        if isinstance(logs[entry], dict) and "output" in logs[entry]:
+            raise game.error("judge output after the end of the game", entry)
     game.round_wind = _wind(game, quan)
     if game.wall is None:  # no wall in the log: the tiles taken, the rest filled in
         game.wall = segment_wall(taken)
