@@ -490,7 +490,7 @@ def test_compare_real_play_rows(study):
 
 def test_two_player_games_are_not_compared():
     agg = games(scaled(20), 1, policy="random", ruleset="two-player", progress=False)
-    with pytest.raises(ValueError, match="MCR play"):
+    with pytest.raises(ValueError, match="'mcr' play"):
         compare_real_play(agg)
 
 
