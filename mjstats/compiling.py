@@ -86,7 +86,10 @@ class Group:
 #: first run took 0.5-5 s more (11.4 s for ``score HAND``, 44 s ``study sample --n
 #: 1000``, 86 s ``analyze``, 49 s ``study dealt``, 95 s ``study play``, 151 s ``study
 #: games --n 50``, 51 s ``replay``, 20.5 s ``records``). ``shanten``: ``mjstats shanten
-#: HAND`` alone, 2026-12-03 (not re-measured). None: not measured, no estimate shown.
+#: HAND`` alone, 2026-12-03 (not re-measured). ``replay`` and ``records``: ``mjstats
+#: replay|records tests/data/botzone/sample.txt [--check]`` with an empty cache and their
+#: plans, whole first run, 2026-12-05 05:55 UTC (records replay through the engine since).
+#: None: not measured, no estimate shown.
 #: Only a machine's first estimate comes from here: later ones are that machine's own
 #: previous full compile.
 GROUPS: dict[str, Group] = {
@@ -97,8 +100,8 @@ GROUPS: dict[str, Group] = {
     "play": Group("the play study", 90, 174),
     "exact": Group("the exact enumeration"),
     "analyze": Group("the playout kernels", 82, 159),
-    "replay": Group("the game engine", 47, 130),
-    "records": Group("the records reader and scorer", 18, 76),
+    "replay": Group("the records reader and the game engine", 57, 93),
+    "records": Group("the records reader, the game engine and the scorer", 60, 106),
     "games": Group("the game engine", 146, 176),
     "match": Group("the game engine"),
     "bench": Group("the benchmarked kernels"),

@@ -31,6 +31,9 @@ PLAN_COMMANDS: dict[str, tuple[str, ...]] = {
     "scorer": ("score", "[123p]55m12379s789p+8s self-drawn"),
     "sample": ("study", "sample", "--n", "1000", "--seed", "1"),
     "analyze": ("analyze", "2367m3345p1568s16z", "--n", "200"),
+    # run from the repository's root (the records ship with the source tree)
+    "records": ("records", "tests/data/botzone/sample.txt", "--check"),
+    "replay": ("replay", "tests/data/botzone/sample.txt"),
 }
 """The command whose cold run records each group's plan (the group is the
 :func:`~mjstats.compiling.notice` group the command's entry point opens)."""

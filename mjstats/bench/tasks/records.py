@@ -14,7 +14,7 @@ def task_records(ctx: Context) -> list[dict]:
     import tempfile
     from pathlib import Path
 
-    sample = Path(__file__).resolve().parents[2] / "tests" / "data" / "botzone" / "sample.txt"
+    sample = Path(__file__).resolve().parents[3] / "tests" / "data" / "botzone" / "sample.txt"
     what = "read_botzone: replay, rebuild wins"
     if not sample.is_file():
         return [

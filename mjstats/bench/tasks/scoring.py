@@ -118,7 +118,7 @@ def _real_hands(ctx: Context) -> tuple[list, str]:
     else the first generated mixed wins; and where they come from."""
     from pathlib import Path
 
-    data = Path(__file__).resolve().parents[2] / "tests" / "data" / "botzone"
+    data = Path(__file__).resolve().parents[3] / "tests" / "data" / "botzone"
     files = [data / "sample.txt", *sorted((data / "judge-logs").glob("*.json"))]
     if files[0].is_file():
         texts = [t for f in files for t in read_botzone(f).batch.to_text()]
