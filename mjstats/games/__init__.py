@@ -30,6 +30,7 @@ from mjstats.games.engine import (
     user_policy_type,
 )
 from mjstats.games.replay import ReplayError, replay
+from mjstats.games.viewer import GameView, view
 
 __all__ = [
     "POLICIES",
@@ -37,6 +38,7 @@ __all__ = [
     "GameError",
     "GameOptionError",
     "GameRules",
+    "GameView",
     "ReplayError",
     "engine_context",
     "game_rules",
@@ -44,4 +46,5 @@ __all__ = [
     "replay",
     "seat_policies",
     "user_policy_type",
+    "view",
 ]
