@@ -458,6 +458,7 @@ function autoplay(){var out=[];for(var i=0;i<GAMES.length;i++){picker.value=i;
    end:board.querySelector('.end')?board.querySelector('.end').textContent:''});}
  check.textContent=JSON.stringify({games:out,errors:errors});}
 draw();
+if(check)check.setAttribute('data-ready-ms',String(Math.round(performance.now())));
 var hm=/^#step=(\d+|end)$/.exec(location.hash);if(hm)go(hm[1]==='end'?1e9:+hm[1]);
 if(location.hash==='#autoplay'){try{autoplay();}catch(e){errors.push(String(e));
  check.textContent=JSON.stringify({games:[],errors:errors});}}
