@@ -211,9 +211,9 @@ def _played(obj, ruleset) -> list[dict]:
     return out
 
 
-def _records(rec: RecordLogs, ruleset) -> list[dict]:
+def _records(rec: RecordLogs, ruleset, skip_bad: bool) -> list[dict]:
     rs = botzone_ruleset() if ruleset is None else get_ruleset(ruleset)
-    _, _, _, good = replay_records(rec, rs)  # every game must replay and end as recorded
+    _, _, _, good = replay_records(rec, rs, skip_bad)  # each replays and ends as recorded
     rep = _Replayer(rs, "botzone")
     out = []
     for i in good:
@@ -224,15 +224,15 @@ def _records(rec: RecordLogs, ruleset) -> list[dict]:
     return out
 
 
-def _collect(obj, ruleset) -> list[dict]:
+def _collect(obj, ruleset, skip_bad: bool) -> list[dict]:
     if isinstance(obj, (str, os.PathLike)):
-        return _records(record_logs(Path(os.fspath(obj))), ruleset)
+        return _records(record_logs(Path(os.fspath(obj)), skip_bad), ruleset, skip_bad)
     if isinstance(obj, RecordLogs):
-        return _records(obj, ruleset)
+        return _records(obj, ruleset, skip_bad)
     if isinstance(obj, tuple) and len(obj) == 4:
         return _played(obj, "mcr" if ruleset is None else ruleset)
     if isinstance(obj, list):
-        return [g for part in obj for g in _collect(part, ruleset)]
+        return [g for part in obj for g in _collect(part, ruleset, skip_bad)]
     raise TypeError(
         "view() takes a record path, RecordLogs, the (games, fans, final, logs) of "
         f"play_games(..., keep_log=True), or a list of them, not {type(obj).__name__}"
@@ -295,7 +295,7 @@ class GameView:
         return p
 
 
-def view(games, ruleset: Ruleset | str | None = None) -> GameView:
+def view(games, ruleset: Ruleset | str | None = None, skip_bad: bool = False) -> GameView:
     """Replay games through the engine and show them step by step.
 
     Parameters
@@ -307,6 +307,9 @@ def view(games, ruleset: Ruleset | str | None = None) -> GameView:
         ``play_games(..., keep_log=True)``, or a list of any of these.
     ruleset : Ruleset or str, optional
         Default: the Botzone judge's for records, MCR for played games.
+    skip_bad : bool
+        Leave out records that cannot be read or do not replay as recorded (else
+        the first raises).
 
     Returns
     -------
@@ -326,7 +329,7 @@ def view(games, ruleset: Ruleset | str | None = None) -> GameView:
     >>> len(v), first[0], ACTIONS[first[1]]
     (2, 0, 'draw')
     """
-    out = _collect(games, ruleset)
+    out = _collect(games, ruleset, skip_bad)
     for g in out:
         _analyse(g["steps"])
     return GameView(out)

@@ -1,0 +1,97 @@
+"""The replay viewer's data (:func:`mjstats.games.view`): every step is a legal table
+(tile counts), the end is the engine's (played games) or the record's (Botzone), the
+analysis is the efficiency functions', and ``mjstats replay --html`` writes one page
+for every game, including games written by ``mjstats study games --records``."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import mjstats
+from mjstats.cli import main
+from mjstats.games import play_games, view
+from mjstats.games.stats import record_logs
+from mjstats.rulesets import get_ruleset
+
+MCR = get_ruleset("mcr")
+DATA = Path(__file__).parent / "data" / "botzone"
+
+
+def counts(text: str) -> np.ndarray:
+    return np.bincount([ord(c) - 48 for c in text], minlength=34)
+
+
+def check_steps(game: dict) -> None:
+    discards = {p: 0 for p in range(4)}
+    for k, st in enumerate(game["steps"]):
+        seat, code, _, _, hands, melds, _, sh, useful = st
+        on_table = np.zeros(34, np.int64)
+        for p in range(4):
+            n_melds = len(melds.split("|")[p]) // 3
+            assert len(hands.split("|")[p]) + 3 * n_melds in (13, 14), (game["id"], k, p)
+            on_table += counts(hands.split("|")[p])
+        for d in game["discards"]:
+            if d[2] <= k and not (0 <= d[3] <= k):
+                on_table[d[1]] += 1
+        assert (on_table <= 4).all()
+        # the acting seat's analysis is the efficiency functions' own
+        hand = counts(hands.split("|")[seat])
+        n_melds = len(melds.split("|")[seat]) // 3
+        assert sh == int(mjstats.shanten(hand, n_melds))
+        if hand.sum() + 3 * n_melds == 13:
+            assert (counts(useful) > 0).tolist() == mjstats.useful_tiles(hand, n_melds).tolist()
+        if code == 1:
+            discards[seat] += 1
+    assert [sum(d[0] == p for d in game["discards"]) for p in range(4)] == list(discards.values())
+
+
+def test_played_games_end_as_the_engine_played_them():
+    played = play_games(6, seed=5, policy="efficiency", keep_log=True)
+    v = view(played)
+    games = played[0]
+    assert len(v) == 6
+    for i, g in enumerate(v.games):
+        check_steps(g)
+        end = g["end"]
+        assert end["scores"] == [int(games[f"score{p}"][i]) for p in range(4)]
+        if games.winner[i] >= 0:
+            assert end["winner"] == games.winner[i] and end["total"] == games.total[i]
+            fans = {f.en: int(n) for n, f in zip(played[1][i], MCR.fans, strict=True) if n}
+            assert {f[1]: f[3] for f in end["fans"]} == fans
+        else:
+            assert end["result"] == "drawn"
+
+
+def test_records_text_and_json_end_as_recorded():
+    rec = record_logs(DATA)
+    v = view([DATA / "judge-logs", DATA / "sample.txt"])  # a list: in its order
+    assert len(v) == len(rec) == 40
+    for g, (result, _, total, scores) in zip(v.games, rec.ends, strict=True):
+        check_steps(g)
+        assert g["end"]["result"] == result and g["end"]["scores"] == list(scores)
+        if result == "win":
+            assert g["end"]["total"] == total
+
+
+def test_bad_input_is_named():
+    with pytest.raises(TypeError, match="view\\(\\) takes"):
+        view(42)
+
+
+def test_replay_html_of_study_records(tmp_path, capsys):
+    records = tmp_path / "g.txt"
+    assert main(["study", "games", "--n", "8", "--wall", "botzone", "--seed", "2",
+                 "--records", str(records), "--out", str(tmp_path / "res")]) == 0  # fmt: skip
+    page = tmp_path / "g.html"
+    assert main(["replay", str(records), "--html", str(page)]) == 0
+    text = page.read_text(encoding="utf-8")
+    games = json.loads(
+        re.search(r"var GAMES=(\[.*?\]);", text, re.S).group(1).replace("<\\/", "</")
+    )
+    assert len(games) == 8 and text.count("<script>") == 1
+    assert "wrote" in capsys.readouterr().err
