@@ -1,0 +1,164 @@
+"""Record-set statistics for people: per seat and per player of real Botzone games.
+
+:func:`player_stats` replays every game through the engine
+(:func:`mjstats.games.stats.replay_records`, the counts of
+:func:`mjstats.games.stats.record_stats`) and sums them by seat (East, South,
+West, North) or by player, the bot name a JSON judge log gives each seat (text
+records name nobody: their seats count as ``"(unnamed)"``): games, wins, self-drawn
+wins, deal-ins, drawn games, claims taken per opportunity (chow, pung and exposed
+kong on a discard), the mean total of the wins, points per game and the win rate
+with its 95 % Wilson interval. :func:`player_fans` gives the fan frequencies of
+each group's wins.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+
+import numpy as np
+import pandas as pd
+
+from mjstats.errors import InvalidArgumentError
+from mjstats.games.stats import _seat_rows, iter_record_logs, replay_records
+from mjstats.records.check import botzone_ruleset
+from mjstats.rulesets import Ruleset, get_ruleset
+from mjstats.studies.summaries import wilson_interval
+
+__all__ = ["UNNAMED", "player_fans", "player_stats"]
+
+UNNAMED = "(unnamed)"
+"""Player name of the seats of records that name nobody (the text data set)."""
+
+_WINDS = ("East", "South", "West", "North")
+_CLAIMS = ("chow", "pung", "kong")
+
+
+def _names(source: str, cache: dict) -> list[str]:
+    """The four seats' names of a JSON judge log (its ``players``), else unnamed."""
+    if source not in cache:
+        names = [UNNAMED] * 4
+        if source.endswith(".json"):
+            with open(source, encoding="utf-8") as fh:
+                players = json.load(fh).get("players")
+            if isinstance(players, str):  # the logs keep a Python repr of the list
+                players = ast.literal_eval(players)
+            if isinstance(players, list) and len(players) == 4:
+                names = [str(p.get("name", UNNAMED)) if isinstance(p, dict) else str(p)
+                         for p in players]  # fmt: skip
+        cache[source] = names
+    return cache[source]
+
+
+def _rows(path, ruleset, skip_bad: bool) -> tuple[pd.DataFrame, np.ndarray, Ruleset]:
+    rs = botzone_ruleset() if ruleset is None else get_ruleset(ruleset)
+    parts, fan_parts, cache = [], [], {}
+    for records in iter_record_logs(path, skip_bad):
+        final, fans, counts, good = replay_records(records, rs, skip_bad)
+        rows = _seat_rows(final, counts, 4, np.asarray(records.match, object)[good])
+        rows["player"] = [_names(records.source[i], cache)[s] for i in good for s in range(4)]
+        parts.append(rows)
+        fan_parts.append(np.repeat(fans, 4, axis=0))
+    if not parts:
+        raise InvalidArgumentError(f"no game in {os.fspath(path)!r}")
+    return pd.concat(parts, ignore_index=True), np.concatenate(fan_parts), rs
+
+
+def _key(by: str) -> str:
+    if by not in ("seat", "player"):
+        raise InvalidArgumentError(f"by must be 'seat' or 'player', not {by!r}")
+    return by
+
+
+def player_stats(path, by: str = "seat", ruleset: Ruleset | str | None = None,
+                 skip_bad: bool = False) -> pd.DataFrame:  # fmt: skip
+    """Per seat or per player: games, wins, self-drawn, deal-ins, draws, claims, points.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A Botzone text record file, a JSON judge log or a folder of them.
+    by : {"seat", "player"}
+        Group by seat (index East ... North) or by the players' names.
+    ruleset, skip_bad
+        As in :func:`mjstats.games.stats.record_stats`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per seat or player: ``games``, ``wins``, ``self_drawn``, ``deal_ins``,
+        ``draws``, ``claims`` (chows, pungs and exposed kongs taken), ``claim_chances``
+        (discards on which one was legal), ``claims_per_chance``, ``mean_fan`` (mean
+        total of the wins), ``points``, ``points_per_game``, ``win_rate`` and its 95 %
+        Wilson interval ``win_low``, ``win_high``.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import mjstats
+    >>> data = Path(mjstats.__file__).parents[1] / "tests" / "data" / "botzone"
+    >>> t = player_stats(data)
+    >>> t.index.tolist(), int(t.games.sum()), int(t.wins.sum())
+    (['East', 'South', 'West', 'North'], 160, 38)
+    >>> player_stats(data, by="player").index.tolist()
+    ['(unnamed)', '[pycc]chunjiandu']
+    """
+    key = _key(by)
+    rows, _, _ = _rows(path, ruleset, skip_bad)
+    rows["claims"] = sum(rows[f"{c}_taken"] for c in _CLAIMS)
+    rows["claim_chances"] = sum(rows[f"{c}_chances"] for c in _CLAIMS)
+    rows["win_total"] = np.where(rows["won"] > 0, rows["total"], 0)
+    g = rows.groupby(key, sort=True)
+    t = pd.DataFrame(
+        {
+            "games": g.size(),
+            "wins": g["won"].sum(),
+            "self_drawn": g["self_drawn"].sum(),
+            "deal_ins": g["deal_in"].sum(),
+            "draws": g["drawn"].sum(),
+            "claims": g["claims"].sum(),
+            "claim_chances": g["claim_chances"].sum(),
+            "points": g["points"].sum(),
+        }
+    )
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t["claims_per_chance"] = t["claims"] / t["claim_chances"]
+        t["mean_fan"] = g["win_total"].sum() / t["wins"]
+    t["points_per_game"] = t["points"] / t["games"]
+    t["win_rate"] = t["wins"] / t["games"]
+    t["win_low"], t["win_high"] = wilson_interval(t["wins"], t["games"])
+    if key == "seat":
+        t.index = [_WINDS[s] for s in t.index]
+    t.index.name = key
+    return t
+
+
+def player_fans(path, by: str = "seat", ruleset: Ruleset | str | None = None,
+                skip_bad: bool = False) -> pd.DataFrame:  # fmt: skip
+    """Fan frequencies of each seat's or player's wins: the share of its wins that count
+    each fan (rows: fans that occur, by Chinese and English name; columns: groups).
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import mjstats
+    >>> data = Path(mjstats.__file__).parents[1] / "tests" / "data" / "botzone"
+    >>> f = player_fans(data / "sample.txt")
+    >>> list(f.columns), bool(((f >= 0) & (f <= 1)).all().all())
+    (['East', 'South', 'West', 'North'], True)
+    """
+    key = _key(by)
+    rows, fans, rs = _rows(path, ruleset, skip_bad)
+    won = rows["won"].to_numpy() > 0
+    groups = sorted(set(rows[key]))
+    cols = {}
+    for grp in groups:
+        sel = won & (rows[key].to_numpy() == grp)
+        n = int(sel.sum())
+        cols[_WINDS[grp] if key == "seat" else grp] = (
+            (fans[sel] > 0).sum(0) / n if n else np.full(rs.n_fans, np.nan)
+        )
+    t = pd.DataFrame(cols, index=[f"{f.zh} {f.en}" for f in rs.fans])
+    t.index.name = "fan"
+    return t[(t.fillna(0) > 0).any(axis=1)]
