@@ -95,3 +95,9 @@ def test_replay_html_of_study_records(tmp_path, capsys):
     )
     assert len(games) == 8 and text.count("<script>") == 1
     assert "wrote" in capsys.readouterr().err
+
+
+def test_judge_logs_name_their_players():
+    v = view(DATA / "judge-logs")
+    assert all(g["names"] == ["[pycc]chunjiandu"] * 4 for g in v.games)
+    assert "names" not in view(DATA / "sample.txt").games[0]

@@ -137,3 +137,12 @@ def test_a_hundred_games_small_and_quick(tmp_path):
     ready = int(attrs["data-ready-ms"])
     print(f"100 games: page ready {ready} ms after navigation start (chromium run {wall:.1f} s)")
     assert ready <= 2000
+
+
+def test_player_names_are_text_not_markup(tmp_path):
+    v = view(DATA / "judge-logs")
+    v.games[0]["names"][0] = "<i id='injected'>x</i>"
+    page = v.save(tmp_path / "names.html")
+    dom = chromium("--virtual-time-budget=5000", "--dump-dom", page.as_uri())
+    assert 'id="injected"' not in dom and "&lt;i id='injected'&gt;x&lt;/i&gt;" in dom
+    assert "[pycc]chunjiandu" in dom

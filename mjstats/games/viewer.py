@@ -36,6 +36,7 @@ Examples
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 from html import escape
@@ -54,7 +55,10 @@ from mjstats.records.check import botzone_ruleset
 from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.tile_svg import tile_defs
 
-__all__ = ["GameView", "view"]
+__all__ = ["UNNAMED", "GameView", "seat_names", "view"]
+
+UNNAMED = "(unnamed)"
+"""Player name of the seats of records that name nobody (the text data set)."""
 
 ACTIONS = (
     "",
@@ -197,6 +201,30 @@ def _analyse(steps: list) -> None:
         st.append(_chars(useful[k]) if waiting[k] else "")
 
 
+def seat_names(source: str, cache: dict | None = None) -> list[str]:
+    """The four seats' player names of a JSON judge log (its ``players``), else
+    :data:`UNNAMED` four times; ``cache`` (a dict) keeps each file's answer.
+
+    Examples
+    --------
+    >>> seat_names("sample.txt")
+    ['(unnamed)', '(unnamed)', '(unnamed)', '(unnamed)']
+    """
+    cache = {} if cache is None else cache
+    if source not in cache:
+        names = [UNNAMED] * 4
+        if source.endswith(".json"):
+            with open(source, encoding="utf-8") as fh:
+                players = json.load(fh).get("players")
+            if isinstance(players, str):  # the logs keep a Python repr of the list
+                players = ast.literal_eval(players)
+            if isinstance(players, list) and len(players) == 4:
+                names = [str(p.get("name", UNNAMED)) if isinstance(p, dict) else str(p)
+                         for p in players]  # fmt: skip
+        cache[source] = names
+    return cache[source]
+
+
 def _played(obj, ruleset) -> list[dict]:
     _, _, final, logs = obj
     rs = get_ruleset(ruleset)
@@ -215,11 +243,14 @@ def _records(rec: RecordLogs, ruleset, skip_bad: bool) -> list[dict]:
     rs = botzone_ruleset() if ruleset is None else get_ruleset(ruleset)
     _, _, _, good = replay_records(rec, rs, skip_bad)  # each replays and ends as recorded
     rep = _Replayer(rs, "botzone")
-    out = []
+    out, cache = [], {}
     for i in good:
         where = f"{rec.source[i]}, match {rec.match[i]}"
         g = rep.game(rec.walls[i, :136], int(rec.winds[i]), rec.logs[i], int(rec.n_log[i]), where)
         g.update(id=rec.match[i], source=os.path.basename(rec.source[i]), wind=int(rec.winds[i]))
+        names = seat_names(rec.source[i], cache)
+        if names != [UNNAMED] * 4:
+            g["names"] = names
         out.append(g)
     return out
 
@@ -251,7 +282,8 @@ class GameView:
         four concealed hands and melds as text (a tile ``t`` as ``chr(48 + t)``, a
         meld as kind, tile, seat claimed from; seats apart by ``|``), the flower masks,
         then the acting seat's shanten and useful tiles), ``discards`` (``[seat, tile,
-        step, step claimed or -1]``) and ``end`` (result, winner, fans, scores).
+        step, step claimed or -1]``), ``end`` (result, winner, fans, scores) and, for a
+        JSON judge log, ``names`` (the four seats' players).
     """
 
     def __init__(self, games: list[dict]):
@@ -370,6 +402,8 @@ function tile(t,h,cls,title){h=h||30;var w=h*0.75;
  return '<svg class="mjt'+(cls?' '+cls:'')+'" width="'+w+'" height="'+h+
  '" viewBox="0 0 30 40" role="img" aria-label="'+name+'"><title>'+name+
  '</title><use href="#mjt-'+ref+'"></use></svg>';}
+function esc(s){return String(s).replace(/[&<>"']/g,function(c){
+ return '&#'+c.charCodeAt(0)+';';});}
 function ids(s){var a=[];for(var i=0;i<s.length;i++)a.push(s.charCodeAt(i)-48);return a;}
 function melds(s){var out=[];for(var i=0;i+2<s.length;i+=3)out.push([+s[i],
  s.charCodeAt(i+1)-48,+s[i+2]]);return out;}
@@ -436,7 +470,7 @@ function draw(){var g=GAMES[gi],st=g.steps[k],last=k===g.steps.length-1;
    var taken=d[3]>=0&&d[3]<=k;
    disc+=tile(d[1],26,taken?'claimed':'',TN[d[1]]+(taken?' (claimed)':''));}});
   html+='<div class="seat'+(st[0]===p?' act':'')+'"><b>'+WINDS[p]+'</b>'+
-  (g.names?' '+g.names[p]:'')+' <span style="color:#777">('+h.length+' in hand)</span> '+fl+
+  (g.names?' '+esc(g.names[p]):'')+' <span style="color:#777">('+h.length+' in hand)</span> '+fl+
   '<div class="row">'+row+'</div><div class="disc" data-seat="'+p+'">'+disc+'</div></div>';}
  if(last){var e=g.end;html+='<div class="info end">';
   if(e.result==='win'){html+='<b>'+WINDS[e.winner]+' wins</b> on '+tile(e.tile,30)+' ('+e.kind+

@@ -13,8 +13,6 @@ each group's wins.
 
 from __future__ import annotations
 
-import ast
-import json
 import os
 
 import numpy as np
@@ -22,33 +20,15 @@ import pandas as pd
 
 from mjstats.errors import InvalidArgumentError
 from mjstats.games.stats import _seat_rows, iter_record_logs, replay_records
+from mjstats.games.viewer import UNNAMED, seat_names
 from mjstats.records.check import botzone_ruleset
 from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.studies.summaries import wilson_interval
 
 __all__ = ["UNNAMED", "player_fans", "player_stats"]
 
-UNNAMED = "(unnamed)"
-"""Player name of the seats of records that name nobody (the text data set)."""
-
 _WINDS = ("East", "South", "West", "North")
 _CLAIMS = ("chow", "pung", "kong")
-
-
-def _names(source: str, cache: dict) -> list[str]:
-    """The four seats' names of a JSON judge log (its ``players``), else unnamed."""
-    if source not in cache:
-        names = [UNNAMED] * 4
-        if source.endswith(".json"):
-            with open(source, encoding="utf-8") as fh:
-                players = json.load(fh).get("players")
-            if isinstance(players, str):  # the logs keep a Python repr of the list
-                players = ast.literal_eval(players)
-            if isinstance(players, list) and len(players) == 4:
-                names = [str(p.get("name", UNNAMED)) if isinstance(p, dict) else str(p)
-                         for p in players]  # fmt: skip
-        cache[source] = names
-    return cache[source]
 
 
 def _rows(path, ruleset, skip_bad: bool) -> tuple[pd.DataFrame, np.ndarray, Ruleset]:
@@ -57,7 +37,7 @@ def _rows(path, ruleset, skip_bad: bool) -> tuple[pd.DataFrame, np.ndarray, Rule
     for records in iter_record_logs(path, skip_bad):
         final, fans, counts, good = replay_records(records, rs, skip_bad)
         rows = _seat_rows(final, counts, 4, np.asarray(records.match, object)[good])
-        rows["player"] = [_names(records.source[i], cache)[s] for i in good for s in range(4)]
+        rows["player"] = [seat_names(records.source[i], cache)[s] for i in good for s in range(4)]
         parts.append(rows)
         fan_parts.append(np.repeat(fans, 4, axis=0))
     if not parts:
