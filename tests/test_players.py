@@ -97,3 +97,4 @@ def test_cli_players(tmp_path, capsys):
     doc = json.loads((tmp_path / "p.json").read_text(encoding="utf-8"))
     assert doc["seat"]["East"]["games"] == 40
     assert (tmp_path / "players.csv").exists() and (tmp_path / "player-fans.csv").exists()
+    assert (tmp_path / "players.png").stat().st_size > 5_000

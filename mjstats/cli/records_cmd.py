@@ -55,7 +55,7 @@ _SHOW_ERRORS = 5
     help="Per seat and per player (the names in JSON judge logs): games, wins, self-drawn, "
     "deal-ins, draws, claims per chance, mean fan, points per game, and the fan frequencies "
     "of each one's wins (every game replayed through the engine); --out writes seats.csv, "
-    "players.csv and player-fans.csv, --json the tables.",
+    "players.csv and player-fans.csv and their charts (PNG), --json the tables.",
 )
 @notice("records")  # says so while the first run compiles the reader and scorer
 def command(path, check, json_path, skip_bad, out, top, players):
@@ -179,6 +179,25 @@ def _players(path, skip_bad: bool, out, json_path, top: int) -> None:
                         ("player-fans", fans)):  # fmt: skip
             t.to_csv(out / f"{name}.csv")
             click.echo(f"wrote {out / f'{name}.csv'}", err=True)
+        try:  # the charts need the optional matplotlib
+            import matplotlib  # deferred: an optional extra
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt  # deferred: as above
+        except ImportError:
+            click.echo(
+                "no charts: matplotlib is not installed (pip install 'mjstats[plot]')", err=True
+            )
+        else:
+            # deferred: loaded only with matplotlib
+            from mjstats.studies.players import plot_player_fans, plot_players
+
+            for name, ax in (("players", plot_players(tables["player"])),
+                             ("seats", plot_players(tables["seat"])),
+                             ("player-fans", plot_player_fans(fans))):  # fmt: skip
+                ax.figure.savefig(out / f"{name}.png", dpi=120)
+                plt.close(ax.figure)
+                click.echo(f"wrote {out / f'{name}.png'}", err=True)
     if json_path is not None:
         doc = {by: json.loads(t.to_json(orient="index")) for by, t in tables.items()}
         doc["player_fans"] = json.loads(fans.to_json(orient="columns"))

@@ -8,7 +8,8 @@ records name nobody: their seats count as ``"(unnamed)"``): games, wins, self-dr
 wins, deal-ins, drawn games, claims taken per opportunity (chow, pung and exposed
 kong on a discard), the mean total of the wins, points per game and the win rate
 with its 95 % Wilson interval. :func:`player_fans` gives the fan frequencies of
-each group's wins.
+each group's wins; :func:`plot_players` (wins and deal-ins with intervals) and
+:func:`plot_player_fans` draw them.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from mjstats.records.check import botzone_ruleset
 from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.studies.summaries import wilson_interval
 
-__all__ = ["UNNAMED", "player_fans", "player_stats"]
+__all__ = ["UNNAMED", "player_fans", "player_stats", "plot_player_fans", "plot_players"]
 
 _WINDS = ("East", "South", "West", "North")
 _CLAIMS = ("chow", "pung", "kong")
@@ -142,3 +143,82 @@ def player_fans(path, by: str = "seat", ruleset: Ruleset | str | None = None,
     t = pd.DataFrame(cols, index=[f"{f.zh} {f.en}" for f in rs.fans])
     t.index.name = "fan"
     return t[(t.fillna(0) > 0).any(axis=1)]
+
+
+def plot_players(table: pd.DataFrame, ax=None):
+    """Bar chart of :func:`player_stats`: each seat's or player's win rate and deal-in
+    rate per game, with 95 % Wilson intervals. Needs matplotlib (the ``plot`` extra).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from pathlib import Path
+    >>> import mjstats
+    >>> data = Path(mjstats.__file__).parents[1] / "tests" / "data" / "botzone"
+    >>> ax = plot_players(player_stats(data))
+    >>> len(ax.patches), ax.get_ylabel()
+    (8, 'probability per game')
+    >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
+    """
+    # deferred: matplotlib is an optional extra
+    import matplotlib.pyplot as plt
+
+    own = ax is None
+    if own:
+        ax = plt.subplots(figsize=(max(5, 1.6 * len(table)), 4))[1]
+    x = np.arange(len(table))
+    n = table["games"].to_numpy()
+    for offset, count, label, color in (
+        (-0.2, "wins", "win", "#3b75af"),
+        (0.2, "deal_ins", "deal-in", "#c0392b"),
+    ):
+        k = table[count].to_numpy()
+        p = k / n
+        lo, hi = wilson_interval(k, n)
+        ax.bar(x + offset, p, width=0.4, yerr=np.vstack([p - lo, hi - p]), capsize=2,
+               label=label, color=color)  # fmt: skip
+    ax.set_xticks(x, [f"{name}\n{int(g):,} games" for name, g in zip(table.index, n, strict=True)])
+    ax.set_ylabel("probability per game")
+    ax.set_title(f"Wins and deal-ins per {table.index.name}")
+    ax.legend()
+    if own:
+        ax.figure.tight_layout()
+    return ax
+
+
+def plot_player_fans(fans: pd.DataFrame, ax=None, top: int = 15):
+    """Grouped horizontal bars of :func:`player_fans`: the ``top`` fans most frequent
+    over the groups, the share of each group's wins that count them.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from pathlib import Path
+    >>> import mjstats
+    >>> data = Path(mjstats.__file__).parents[1] / "tests" / "data" / "botzone"
+    >>> ax = plot_player_fans(player_fans(data, by="player"), top=5)
+    >>> len(ax.patches), ax.get_xlabel()
+    (10, 'share of wins')
+    >>> import matplotlib.pyplot as plt; plt.close(ax.figure)
+    """
+    # deferred: matplotlib is an optional extra
+    import matplotlib.pyplot as plt
+
+    order = fans.fillna(0).mean(axis=1).sort_values(ascending=False).index[:top]
+    shown = fans.loc[order[::-1]].fillna(0)
+    own = ax is None
+    if own:
+        ax = plt.subplots(figsize=(8, 0.45 * len(shown) * max(1, len(shown.columns)) / 2 + 1.5))[1]
+    y = np.arange(len(shown))
+    h = 0.8 / max(1, len(shown.columns))
+    for j, col in enumerate(shown.columns):
+        ax.barh(y + (j - (len(shown.columns) - 1) / 2) * h, shown[col], height=h, label=str(col))
+    ax.set_yticks(y, [str(i).split(" ", 1)[-1] for i in shown.index])  # English names
+    ax.set_xlabel("share of wins")
+    ax.set_title("Fans of each one's wins")
+    ax.legend()
+    if own:
+        ax.figure.tight_layout()
+    return ax
