@@ -91,7 +91,7 @@ def test_replay_html_of_study_records(tmp_path, capsys):
     assert main(["replay", str(records), "--html", str(page)]) == 0
     text = page.read_text(encoding="utf-8")
     games = json.loads(
-        re.search(r"var GAMES=(\[.*?\]);", text, re.S).group(1).replace("<\\/", "</")
+        re.search(r"var GAMES=(\[.*?\]),HOST=", text, re.S).group(1).replace("<\\/", "</")
     )
     assert len(games) == 8 and text.count("<script>") == 1
     assert "wrote" in capsys.readouterr().err

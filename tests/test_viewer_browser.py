@@ -146,3 +146,40 @@ def test_player_names_are_text_not_markup(tmp_path):
     dom = chromium("--virtual-time-budget=5000", "--dump-dom", page.as_uri())
     assert 'id="injected"' not in dom and "&lt;i id='injected'&gt;x&lt;/i&gt;" in dom
     assert "[pycc]chunjiandu" in dom
+
+
+def test_played_games_with_flowers_autoplay(tmp_path):
+    from mjstats.games import play_games
+
+    v = view(play_games(3, seed=11, policy="efficiency", keep_log=True))  # shared wall
+    page = v.save(tmp_path / "played.html")
+    check, attrs = page_check(page)
+    assert "data-errors" not in attrs and check["errors"] == []
+    flowers = 0
+    for shown, game in zip(check["games"], v.games, strict=True):
+        for drawn, st in zip(shown["steps"], game["steps"], strict=True):
+            assert [d[0] for d in drawn] == [len(h) for h in st[4].split("|")]
+        flowers += sum(bin(m).count("1") for m in game["steps"][-1][6])
+        ends = [d for d in game["discards"]]
+        assert [len(d) for d in shown["discards"]] == [
+            sum(1 for d in ends if d[0] == p) for p in range(4)
+        ]
+    assert flowers > 0  # the shared wall's flowers were drawn and shown
+    dom = chromium("--virtual-time-budget=5000", "--dump-dom", page.as_uri() + "#step=end")
+    assert dom.count('class="mjt flower"') == sum(
+        bin(m).count("1") for m in v.games[0]["steps"][-1][6]
+    )
+
+
+def test_two_views_on_one_page_each_draw_their_own(tmp_path):
+    """As in a notebook: two outputs, each finds its own element (ids differ)."""
+    a, b = view(DATA / "sample.txt"), view(DATA / "judge-logs")
+    page = tmp_path / "two.html"
+    page.write_text(
+        f"<!DOCTYPE html><html><head><meta charset='utf-8'></head><body>"
+        f"{a._repr_html_()}{b._repr_html_()}</body></html>",
+        encoding="utf-8",
+    )
+    dom = chromium("--virtual-time-budget=5000", "--dump-dom", page.as_uri() + "#step=end")
+    assert dom.count('<div class="info end"><b>') == 2  # drawn, not the script's text
+    assert a.games[0]["id"] in dom and b.games[0]["id"] in dom

@@ -37,6 +37,7 @@ Examples
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import os
 from html import escape
@@ -286,6 +287,8 @@ class GameView:
         JSON judge log, ``names`` (the four seats' players).
     """
 
+    _shown = 0  # views drawn so far in this process (part of each view's element id)
+
     def __init__(self, games: list[dict]):
         self.games = games
 
@@ -295,11 +298,14 @@ class GameView:
     def _body(self) -> str:
         data = json.dumps(self.games, ensure_ascii=False, separators=(",", ":"))
         data = data.replace("</", "<\\/")
+        # an id of its own: several views in one notebook each find their own element
+        GameView._shown += 1
+        uid = f"mjv-{hashlib.sha1(data.encode()).hexdigest()[:10]}-{GameView._shown}"
         return (
-            f"<div class='mjv'>{tile_defs()}<style>{_CSS}</style>"
+            f"<div class='mjv' id='{uid}'>{tile_defs()}<style>{_CSS}</style>"
             "<div class='mjv-root'></div><pre class='mjv-check' id='mjv-check' "
             "style='display:none'></pre>"
-            f"<script>(function(){{var GAMES={data};{_JS}}})();</script></div>"
+            f"<script>(function(){{var GAMES={data},HOST='{uid}';{_JS}}})();</script></div>"
         )
 
     def _repr_html_(self) -> str:
@@ -384,7 +390,7 @@ _CSS = """
 """
 
 _JS = r"""
-var root=document.currentScript.parentNode.querySelector('.mjv-root');
+var root=document.getElementById(HOST).querySelector('.mjv-root');
 var check=root.parentNode.querySelector('.mjv-check');
 var WINDS=['East','South','West','North'];
 var ACT=['','discard','self-drawn win','concealed kong','promoted kong','win','kong',
