@@ -114,7 +114,7 @@ def score_html(score) -> str:
         head
         + f"<div>{escape(score.form)}: {escape(' '.join(score.sets))}</div>"
         + _table(["番", "fan", "points", "count", "subtotal"], rows, {2, 3, 4})
-        + f"<div><b>total {score.total}</b> ({verdict})</div></div>"
+        + f"<div><b>total</b> <b>{score.total}</b> ({verdict})</div></div>"
     )
 
 
