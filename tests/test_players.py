@@ -83,6 +83,11 @@ def test_fan_frequencies_are_shares_of_wins():
         assert ((shares - shares.round()).abs() < 1e-9).all() and shares.max() >= 1
 
 
+def test_no_game_is_one_line(tmp_path, capsys):
+    assert main(["records", str(tmp_path), "--players"]) == 1
+    assert "no game found" in capsys.readouterr().err
+
+
 def test_bad_group():
     with pytest.raises(InvalidArgumentError, match="'seat' or 'player'"):
         player_stats(DATA, by="wind")

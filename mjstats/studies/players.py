@@ -19,7 +19,7 @@ import os
 import numpy as np
 import pandas as pd
 
-from mjstats.errors import InvalidArgumentError
+from mjstats.errors import InvalidArgumentError, RecordError
 from mjstats.games.stats import _seat_rows, iter_record_logs, replay_records
 from mjstats.games.viewer import UNNAMED, seat_names
 from mjstats.records.check import botzone_ruleset
@@ -42,7 +42,7 @@ def _rows(path, ruleset, skip_bad: bool) -> tuple[pd.DataFrame, np.ndarray, Rule
         parts.append(rows)
         fan_parts.append(np.repeat(fans, 4, axis=0))
     if not parts:
-        raise InvalidArgumentError(f"no game in {os.fspath(path)!r}")
+        raise RecordError("no game found", os.fspath(path))
     return pd.concat(parts, ignore_index=True), np.concatenate(fan_parts), rs
 
 
