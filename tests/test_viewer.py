@@ -29,7 +29,7 @@ def counts(text: str) -> np.ndarray:
 def check_steps(game: dict) -> None:
     discards = {p: 0 for p in range(4)}
     for k, st in enumerate(game["steps"]):
-        seat, code, _, _, hands, melds, _, sh, useful = st
+        seat, code, _, _, hands, melds, _, sh, useful, best = st
         on_table = np.zeros(34, np.int64)
         for p in range(4):
             n_melds = len(melds.split("|")[p]) // 3
@@ -45,6 +45,22 @@ def check_steps(game: dict) -> None:
         assert sh == int(mjstats.shanten(hand, n_melds))
         if hand.sum() + 3 * n_melds == 13:
             assert (counts(useful) > 0).tolist() == mjstats.useful_tiles(hand, n_melds).tolist()
+            assert best == -1
+        elif sh >= 0:  # 14 tiles, not complete: the best discard keeps the shanten
+            assert hand[best] > 0
+            rest = hand.copy()
+            rest[best] -= 1
+            assert int(mjstats.shanten(rest, n_melds)) == sh
+            want = mjstats.useful_tiles(rest, n_melds)
+            assert (counts(useful) > 0).tolist() == want.tolist()
+            # and no other discard keeping the shanten leaves more useful copies
+            left = np.maximum(4 - hand, 0)
+            for d in np.flatnonzero(hand):
+                other = hand.copy()
+                other[d] -= 1
+                if int(mjstats.shanten(other, n_melds)) == sh:
+                    more = mjstats.useful_tiles(other, n_melds)
+                    assert (left * more).sum() <= (left * want).sum()
         if code == 1:
             discards[seat] += 1
     assert [sum(d[0] == p for d in game["discards"]) for p in range(4)] == list(discards.values())

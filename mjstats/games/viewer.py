@@ -45,7 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mjstats.efficiency import shanten, useful_tiles
+from mjstats.efficiency import discard_table, shanten, useful_tiles
 from mjstats.errors import GameError
 from mjstats.games import kernels as G
 from mjstats.games import state as ST
@@ -182,7 +182,9 @@ class _Replayer:
 
 
 def _analyse(steps: list) -> None:
-    """Append the acting seat's shanten and useful tiles (a 13-tile hand) to each step."""
+    """Append the acting seat's analysis to each step: its shanten, then for a 13-tile
+    hand its useful tiles and -1, for a 14-tile hand not yet complete the useful tiles
+    after its best discard (lowest shanten, then most useful copies) and that discard."""
     hands, melds = [], []
     for st in steps:
         p = max(st[0], 0)
@@ -193,13 +195,23 @@ def _analyse(steps: list) -> None:
         melds.append(len(st[5].split("|")[p]) // 3)
     hands, melds = np.array(hands), np.array(melds)
     sh = shanten(hands, melds)
-    waiting = (hands.sum(1) + 3 * melds) == 13
+    size = hands.sum(1) + 3 * melds
     useful = np.zeros((len(steps), 34), bool)
+    best = np.full(len(steps), -1)
+    waiting = size == 13
     if waiting.any():
         useful[waiting] = useful_tiles(hands[waiting], melds[waiting])
+    drawn = (size == 14) & (sh >= 0)
+    if drawn.any():
+        t = discard_table(hands[drawn], melds[drawn])
+        key = t.shanten.astype(np.int64) * 1000 - t.useful_copies  # held tiles only:
+        key[hands[drawn] == 0] = 1 << 40  # a tile not held cannot be discarded
+        pick = key.argmin(axis=1)
+        best[drawn] = pick
+        mask = t.useful_mask[np.arange(len(pick)), pick]
+        useful[drawn] = (mask[:, None] >> np.arange(34)) & 1 > 0
     for k, st in enumerate(steps):
-        st.append(int(sh[k]))
-        st.append(_chars(useful[k]) if waiting[k] else "")
+        st += [int(sh[k]), _chars(useful[k]), int(best[k])]
 
 
 def seat_names(source: str, cache: dict | None = None) -> list[str]:
@@ -278,11 +290,12 @@ class GameView:
     ----------
     games : list of dict
         Per game: ``id``, ``source``, ``wind``, ``steps`` (each
-        ``[seat, code, tile, wall left, hands, melds, flowers, shanten, useful]``: the
+        ``[seat, code, tile, wall left, hands, melds, flowers, shanten, useful, best]``: the
         acting seat (-1 the deal), the step's code (:data:`ACTIONS`), its tile, the
         four concealed hands and melds as text (a tile ``t`` as ``chr(48 + t)``, a
         meld as kind, tile, seat claimed from; seats apart by ``|``), the flower masks,
-        then the acting seat's shanten and useful tiles), ``discards`` (``[seat, tile,
+        then the acting seat's shanten, useful tiles and, holding 14 tiles, the best
+        discard those follow, else -1), ``discards`` (``[seat, tile,
         step, step claimed or -1]``), ``end`` (result, winner, fans, scores) and, for a
         JSON judge log, ``names`` (the four seats' players).
     """
@@ -460,7 +473,8 @@ function draw(){var g=GAMES[gi],st=g.steps[k],last=k===g.steps.length-1;
  ' tiles left';
  var who=Math.max(st[0],0);
  html+=' \u00b7 '+WINDS[who]+': '+(st[7]<0?'complete':st[7]===0?'ready':st[7]+'-shanten');
- if(st[8])html+=', useful '+ids(st[8]).map(function(t){return tile(t,22);}).join('');
+ if(st[9]>=0)html+=', best discard '+tile(st[9],22)+' then';
+ if(st[8])html+=' useful '+ids(st[8]).map(function(t){return tile(t,22);}).join('');
  html+='</div>';
  for(var p=0;p<4;p++){var open=pov<0||pov===p||last;
   var h=ids(hands[p]),row='';
