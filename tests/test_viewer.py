@@ -117,3 +117,22 @@ def test_judge_logs_name_their_players():
     v = view(DATA / "judge-logs")
     assert all(g["names"] == ["[pycc]chunjiandu"] * 4 for g in v.games)
     assert "names" not in view(DATA / "sample.txt").games[0]
+
+
+def test_claimed_discards_are_the_claims():
+    """Each discard marked claimed is followed at once by a claim of that tile by
+    another seat; every chow, pung and exposed kong claims the discard before it."""
+    v = view([DATA, play_games(30, seed=3, policy="efficiency", keep_log=True)])
+    claims = 0
+    for g in v.games:
+        steps = g["steps"]
+        for seat, tile, k, taken in g["discards"]:
+            assert steps[k][:3] == [seat, 1, tile]
+            if taken >= 0:
+                assert taken == k + 1 and steps[taken][0] != seat
+                assert steps[taken][1] in (5, 6, 7, 8)  # win, kong, pung, chow
+                claims += 1
+        n_claims = sum(1 for st in steps if st[1] in (6, 7, 8))
+        n_claims += g["end"].get("kind") == "discard"  # the win on a discard
+        assert n_claims == sum(1 for d in g["discards"] if d[3] >= 0)
+    assert claims > 50

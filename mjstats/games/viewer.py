@@ -140,7 +140,7 @@ class _Replayer:
                 raise GameError(f"{where}: the engine gives the claim to {taken}, not {first}")
             if taken >= 0:
                 kind = int(resp[taken] // 64)
-                if discards and discards[-1][3] < 0 and discards[-1][0] == S[G.S_LAST_SEAT]:
+                if steps[-1][1] == G.A_DISCARD:  # a discard claimed (not a kong robbed)
                     discards[-1][3] = len(steps)
                 steps.append(self._snap(S, taken, kind, int(resp[taken] % 64)))
         return {"steps": steps, "discards": discards, "end": self._end(S)}
