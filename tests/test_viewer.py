@@ -14,6 +14,7 @@ import pytest
 
 import mjstats
 from mjstats.cli import main
+from mjstats.errors import GameError
 from mjstats.games import play_games, view
 from mjstats.games.stats import record_logs
 from mjstats.rulesets import get_ruleset
@@ -136,3 +137,15 @@ def test_claimed_discards_are_the_claims():
         n_claims += g["end"].get("kind") == "discard"  # the win on a discard
         assert n_claims == sum(1 for d in g["discards"] if d[3] >= 0)
     assert claims > 50
+
+
+def test_two_player_games():
+    played = play_games(3, seed=1, ruleset="two-player", keep_log=True)
+    v = view(played, ruleset="two-player")
+    assert [g["seats"] for g in v.games] == [2, 2, 2]
+    for i, g in enumerate(v.games):
+        hands = g["steps"][-1][4].split("|")
+        assert hands[2] == hands[3] == ""  # the vacant seats hold nothing
+        assert g["end"]["scores"][:2] == [int(played[0][f"score{p}"][i]) for p in range(2)]
+    with pytest.raises(GameError, match="ruleset="):
+        view(played)  # as MCR games: the 72-tile wall does not fit

@@ -183,3 +183,14 @@ def test_two_views_on_one_page_each_draw_their_own(tmp_path):
     dom = chromium("--virtual-time-budget=5000", "--dump-dom", page.as_uri() + "#step=end")
     assert dom.count('<div class="info end"><b>') == 2  # drawn, not the script's text
     assert a.games[0]["id"] in dom and b.games[0]["id"] in dom
+
+
+def test_two_player_page_shows_two_seats(tmp_path):
+    from mjstats.games import play_games
+
+    v = view(play_games(2, seed=1, ruleset="two-player", keep_log=True), ruleset="two-player")
+    check, attrs = page_check(v.save(tmp_path / "two-player.html"))
+    assert "data-errors" not in attrs and check["errors"] == []
+    for shown, game in zip(check["games"], v.games, strict=True):
+        for drawn, st in zip(shown["steps"], game["steps"], strict=True):
+            assert [d[0] for d in drawn] == [len(h) for h in st[4].split("|")[:2]]

@@ -102,7 +102,10 @@ class _Replayer:
             S, wall, g[G.G_WALL], wind, g[G.G_SEATS], g[G.G_TILES], g[G.G_WALL_FLOWERS]
         )
         if err != 0:
-            raise GameError(f"{where}: the wall is not a full wall")
+            raise GameError(
+                f"{where}: the wall does not fit the {self.rs.name} ruleset's game (played "
+                "with another ruleset? pass view(..., ruleset=...))"
+            )
         G.begin_turn(S, 0, False, *args)
         steps: list[list] = []  # the first: the dealer's first draw (after the deal)
         discards: list[list[int]] = []  # [seat, tile, step, step claimed (-1: never)]
@@ -143,7 +146,8 @@ class _Replayer:
                 if steps[-1][1] == G.A_DISCARD:  # a discard claimed (not a kong robbed)
                     discards[-1][3] = len(steps)
                 steps.append(self._snap(S, taken, kind, int(resp[taken] % 64)))
-        return {"steps": steps, "discards": discards, "end": self._end(S)}
+        end = self._end(S)
+        return {"seats": int(g[G.G_SEATS]), "steps": steps, "discards": discards, "end": end}
 
     def _snap(self, S, actor: int, code: int, tile: int) -> list:
         hands = "|".join(_chars(S[34 * p : 34 * p + 34]) for p in range(4))
@@ -289,7 +293,8 @@ class GameView:
     Attributes
     ----------
     games : list of dict
-        Per game: ``id``, ``source``, ``wind``, ``steps`` (each
+        Per game: ``id``, ``source``, ``wind``, ``seats`` (in play: 4, or 2),
+        ``steps`` (each
         ``[seat, code, tile, wall left, hands, melds, flowers, shanten, useful, best]``: the
         acting seat (-1 the deal), the step's code (:data:`ACTIONS`), its tile, the
         four concealed hands and melds as text (a tile ``t`` as ``chr(48 + t)``, a
@@ -476,7 +481,7 @@ function draw(){var g=GAMES[gi],st=g.steps[k],last=k===g.steps.length-1;
  if(st[9]>=0)html+=', best discard '+tile(st[9],22)+' then';
  if(st[8])html+=' useful '+ids(st[8]).map(function(t){return tile(t,22);}).join('');
  html+='</div>';
- for(var p=0;p<4;p++){var open=pov<0||pov===p||last;
+ for(var p=0;p<(g.seats||4);p++){var open=pov<0||pov===p||last;
   var h=ids(hands[p]),row='';
   melds(ms[p]).forEach(function(m){var ts=meldTiles(m);var conceal=m[0]===4&&!open;
    row+='<span class="meld"><span>'+ts.map(function(t,j){return tile(conceal&&(j===0||j===3)?-1:t);
@@ -496,11 +501,12 @@ function draw(){var g=GAMES[gi],st=g.steps[k],last=k===g.steps.length-1;
   if(e.result==='win'){html+='<b>'+WINDS[e.winner]+' wins</b> on '+tile(e.tile,30)+' ('+e.kind+
    (e.from>=0&&e.from!==e.winner?', from '+WINDS[e.from]:'')+')'+fanTable(e);}
   else html+='<b>Drawn game</b> (the wall is empty)';
-  html+='<div>Payments: '+e.scores.map(function(s,i){return WINDS[i]+' '+(s>0?'+':'')+s;})
+  html+='<div>Payments: '+e.scores.slice(0,g.seats||4).map(function(s,i){return WINDS[i]+' '+(s>0?'+':'')+s;})
   .join(', ')+'</div></div>';}
  board.innerHTML=html;}
 function record(){var g=GAMES[gi],st=g.steps[k],seats=board.querySelectorAll('.seat'),row=[];
- for(var p=0;p<4;p++){row.push([seats[p].querySelector('.hand').querySelectorAll('svg.mjt').length,
+ for(var p=0;p<seats.length;p++){
+  row.push([seats[p].querySelector('.hand').querySelectorAll('svg.mjt').length,
   seats[p].querySelector('.disc').querySelectorAll('svg.mjt').length,
   seats[p].querySelectorAll('.meld').length]);}
  return row;}
