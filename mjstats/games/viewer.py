@@ -501,7 +501,8 @@ function draw(){var g=GAMES[gi],st=g.steps[k],last=k===g.steps.length-1;
   if(e.result==='win'){html+='<b>'+WINDS[e.winner]+' wins</b> on '+tile(e.tile,30)+' ('+e.kind+
    (e.from>=0&&e.from!==e.winner?', from '+WINDS[e.from]:'')+')'+fanTable(e);}
   else html+='<b>Drawn game</b> (the wall is empty)';
-  html+='<div>Payments: '+e.scores.slice(0,g.seats||4).map(function(s,i){return WINDS[i]+' '+(s>0?'+':'')+s;})
+  html+='<div>Payments: '+e.scores.slice(0,g.seats||4).map(function(s,i){
+   return WINDS[i]+' '+(s>0?'+':'')+s;})
   .join(', ')+'</div></div>';}
  board.innerHTML=html;}
 function record(){var g=GAMES[gi],st=g.steps[k],seats=board.querySelectorAll('.seat'),row=[];
