@@ -345,7 +345,18 @@ class GameView:
         )
 
     def save(self, path) -> Path:
-        """Write :meth:`html` to ``path``; returns the path."""
+        """Write :meth:`html` to ``path`` (UTF-8); returns the path.
+
+        Examples
+        --------
+        >>> import tempfile, pathlib
+        >>> from mjstats.games import play_games
+        >>> out = view(play_games(1, seed=1, keep_log=True)).save(
+        ...     pathlib.Path(tempfile.mkdtemp()) / "game.html")
+        >>> page = out.read_text(encoding="utf-8")
+        >>> page.startswith("<!DOCTYPE html>"), page.count("<symbol id='mjt-")  # 43 pictures
+        (True, 43)
+        """
         p = Path(os.fspath(path))
         p.write_text(self.html(p.stem), encoding="utf-8")
         return p
