@@ -143,19 +143,22 @@ def batch_html(batch, rows: int = ROWS) -> str:
 
 def batch_score_html(scores, rows: int = ROWS) -> str:
     """Scores of a batch: complete and legal counts, then the first ``rows`` rows
-    (total, legal, form, the fans that count).
+    (total, legal, the tiles when the scores keep their batch, form, the fans that count).
 
     Examples
     --------
     >>> import mjstats
     >>> b = mjstats.HandBatch.from_hands(["123m456p789s23s99m+1s", "123m456p789s12s99m"])
     >>> html = batch_score_html(mjstats.score_batch(b))
-    >>> "Mixed Straight" in html, "2 hands, 1 complete" in html
-    (True, True)
+    >>> "Mixed Straight" in html, "2 hands, 1 complete" in html, html.count("class='mjt'")
+    (True, True, 27)
     """
     n = len(scores)
     shown = min(n, rows)
     zh, en = list(scores.fans["zh"]), list(scores.fans["en"])
+    hands = getattr(scores, "hands", None)  # the scored batch, when kept: its tiles shown
+    if hands is not None and len(hands) != n:
+        hands = None
     body = []
     for i in range(shown):
         fans = np.flatnonzero(scores.fan_counts[i])
@@ -165,20 +168,17 @@ def batch_score_html(scores, rows: int = ROWS) -> str:
             for f in fans
         )
         form = scores.form_names[int(scores.form[i])]
-        body.append(
-            [
-                i,
-                int(scores.total[i]),
-                "yes" if scores.legal[i] else "no",
-                escape(form),
-                escape(names),
-            ]
-        )
+        row = [i, int(scores.total[i]), "yes" if scores.legal[i] else "no"]
+        if hands is not None:
+            row.append(_pictures(hands[i]))
+        body.append([*row, escape(form), escape(names)])
     complete = int((scores.total >= 0).sum())
+    header = ["row", "total", "legal", *(["tiles"] if hands is not None else []), "form", "fans"]
     return (
-        f"<div class='mjstats-scores'><b>BatchScore</b> ({escape(scores.ruleset)}): {n:,} hands, "
+        f"<div class='mjstats-scores'>{tile_defs() if hands is not None else ''}"
+        f"<b>BatchScore</b> ({escape(scores.ruleset)}): {n:,} hands, "
         f"{complete:,} complete, {int(scores.legal.sum()):,} legal"
-        + _table(["row", "total", "legal", "form", "fans"], body, {0, 1})
+        + _table(header, body, {0, 1})
         + _more(n, shown, "rows")
         + "</div>"
     )

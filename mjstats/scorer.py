@@ -302,6 +302,9 @@ class BatchScore:
     form_names: tuple[str, ...] = FORM_NAMES
     index: Any = None
     """Row labels of the scored batch (``HandBatch.index``), used by :meth:`to_frame`."""
+    hands: Any = field(default=None, repr=False)
+    """The scored :class:`~mjstats.HandBatch` (from :func:`score_batch`; its first rows'
+    tiles are drawn in the HTML view), or None."""
 
     def __len__(self) -> int:
         return len(self.total)
@@ -829,6 +832,7 @@ def score_batch(batch, ruleset="mcr") -> BatchScore:
         ruleset=rs.spec,
         form_names=_form_names(rs),
         index=batch.index,
+        hands=batch,
     )
 
 

@@ -96,7 +96,10 @@ def test_score_shows_tiles_and_fans():
 
 def test_batch_score_shows_counts_and_fans():
     batch = mjstats.HandBatch.from_hands(["123m456p789s23s99m+1s", "123m456p789s12s99m"])
-    p = parse(mjstats.score_batch(batch)._repr_html_())
+    html = mjstats.score_batch(batch)._repr_html_()
+    shown = [t for i in range(2) for t in range(34) for _ in range(int(batch[i].all_tiles34[t]))]
+    assert sorted(pictures(html)) == sorted(titles(shown))  # each row's tiles
+    p = parse(html)
     text = "".join(p.text)
     assert "2 hands, 1 complete, 1 legal" in text
     assert "花龙 Mixed Straight" in text
