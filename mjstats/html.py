@@ -4,7 +4,8 @@ The building blocks (tables, tile pictures) and one function per type of the
 lower layers, so the classes only point at them: :func:`hand_html`
 (:class:`~mjstats.Hand`: the tiles as SVG pictures of :mod:`mjstats.tile_svg`,
 each named by its text form as tooltip and alt text), :func:`batch_html`
-(:class:`~mjstats.HandBatch`: the first rows), :func:`batch_score_html`
+(:class:`~mjstats.HandBatch`: the first rows), :func:`score_html`
+(:class:`~mjstats.Score`: the hand and its fans), :func:`batch_score_html`
 (:class:`~mjstats.BatchScore`: counts and the first rows) and
 :func:`discard_html` (:class:`~mjstats.efficiency.DiscardTable`: the discards,
 best first). It needs only the tile tables, so every layer above may use it;
@@ -53,7 +54,7 @@ def _table(header: list[str], rows: list[list[Any]], numeric: set[int] = frozens
 
 def _pictures(hand) -> str:
     """The hand's tiles as pictures: each meld, the standing tiles, then the winning tile
-    with a gap between groups)."""
+    (a gap between groups)."""
     groups = [tiles_svg(meld.tiles(), _TILE_PX) for meld in hand.melds]
     standing = [t for t in range(34) for _ in range(int(hand.standing34[t]))]
     groups.append(tiles_svg(standing, _TILE_PX))
