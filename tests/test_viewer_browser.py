@@ -77,6 +77,18 @@ def test_autoplay_matches_the_records(tmp_path):
     page = v.save(tmp_path / "sample.html")
     check, attrs = page_check(page)
     assert "data-errors" not in attrs and check["errors"] == []
+    # the keys, the slider and South's view, on the first game
+    steps = v.games[0]["steps"]
+    last = len(steps) - 1
+    keys = check["keys"]
+    assert [k[0] for k in keys[:5]] == [last, 0, 1, 2, 1]
+    for seat, (k, actor, code) in zip([1, 2, 3, 0], keys[5:9], strict=True):
+        assert actor == seat and code != 9, (seat, k)  # the seat's next own move or claim
+        before = keys[keys.index([k, actor, code]) - 1][0]
+        assert all(st[0] != seat or st[1] == 9 for st in steps[before + 1 : k])
+    assert keys[9][0] == 5
+    hands = steps[5][4].split("|")
+    assert check["hidden"] == [len(h) if p != 1 else 0 for p, h in enumerate(hands)]
     records = record_games(src)
     assert [g["id"] for g in check["games"]] == [g["id"] for g in records]
     for shown, rec, game in zip(check["games"], records, v.games, strict=True):

@@ -531,7 +531,15 @@ function autoplay(){var out=[];for(var i=0;i<GAMES.length;i++){picker.value=i;
    '.disc[data-seat="'+p+'"] svg title'),function(t){return t.textContent.split(' ')[0];});});
   out.push({id:GAMES[gi].id,steps:steps,fans:fans,discards:disc,
    end:board.querySelector('.end')?board.querySelector('.end').textContent:''});}
- check.textContent=JSON.stringify({games:out,errors:errors});}
+ picker.value=0;picker.onchange();
+ var keys=['End','Home','ArrowRight','ArrowRight','ArrowLeft','2','3','4','1'].map(function(key){
+  root.dispatchEvent(new KeyboardEvent('keydown',{key:key,bubbles:true}));
+  return [k,GAMES[gi].steps[k][0],GAMES[gi].steps[k][1]];});
+ slider.value=5;slider.oninput();keys.push([k,-1,-1]);
+ view.value=1;view.onchange();
+ var hidden=[].map.call(board.querySelectorAll('.hand'),function(h){
+  return h.querySelectorAll('use[href="#mjt-back"]').length;});
+ check.textContent=JSON.stringify({games:out,errors:errors,keys:keys,hidden:hidden});}
 draw();
 if(check)check.setAttribute('data-ready-ms',String(Math.round(performance.now())));
 var hm=/^#step=(\d+|end)$/.exec(location.hash);if(hm)go(hm[1]==='end'?1e9:+hm[1]);
