@@ -60,6 +60,8 @@ _LAZY = {
     "Score": "mjstats.scorer",
     "BatchScore": "mjstats.scorer",
     "Fan": "mjstats.scorer",
+    "view": "mjstats.viewer",
+    "GameView": "mjstats.viewer",
 }
 
 __all__ = [

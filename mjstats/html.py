@@ -1,21 +1,25 @@
 """HTML views of mjstats objects for Jupyter (their ``_repr_html_``).
 
-The building blocks (tables, tile glyphs) and one function per type of the
+The building blocks (tables, tile pictures) and one function per type of the
 lower layers, so the classes only point at them: :func:`hand_html`
-(:class:`~mjstats.Hand`: the tiles as Unicode glyphs), :func:`batch_html`
-(:class:`~mjstats.HandBatch`: the first rows), :func:`batch_score_html`
+(:class:`~mjstats.Hand`: the tiles as SVG pictures of :mod:`mjstats.tile_svg`,
+each named by its text form as tooltip and alt text), :func:`batch_html`
+(:class:`~mjstats.HandBatch`: the first rows), :func:`score_html`
+(:class:`~mjstats.Score`: the hand and its fans), :func:`batch_score_html`
 (:class:`~mjstats.BatchScore`: counts and the first rows) and
 :func:`discard_html` (:class:`~mjstats.efficiency.DiscardTable`: the discards,
 best first). It needs only the tile tables, so every layer above may use it;
 a study's :class:`~mjstats.studies.aggregate.Aggregate` is drawn by
 :func:`mjstats.studies.summaries.aggregate_html`, beside the tables it shows.
-Everything shown is escaped.
+Every view that shows tiles carries the shared symbol block once
+(:func:`~mjstats.tile_svg.tile_defs`). Everything shown is escaped.
 
 Examples
 --------
 >>> from mjstats import parse_hand
->>> "🀙" in parse_hand("[123p]55m12379s789p+8s")._repr_html_()
-True
+>>> html = parse_hand("[123p]55m12379s789p+8s")._repr_html_()
+>>> html.count("class='mjt'"), "<title>1p 1 Dot</title>" in html
+(14, True)
 """
 
 from __future__ import annotations
@@ -25,14 +29,15 @@ from typing import Any
 
 import numpy as np
 
-from mjstats.tiles import TILE_GLYPHS
+from mjstats.tile_svg import tile_defs, tile_svg, tiles_svg
 
-__all__ = ["batch_html", "batch_score_html", "discard_html", "hand_html"]
+__all__ = ["batch_html", "batch_score_html", "discard_html", "hand_html", "score_html"]
 
 ROWS = 10
 """Rows shown of a batch, a score batch or an aggregate's fan table."""
 
-_GLYPHS = "font-size:180%;line-height:1.2;white-space:nowrap"
+_TILE_PX = 30
+"""Height of a tile picture in the tables."""
 
 
 def _table(header: list[str], rows: list[list[Any]], numeric: set[int] = frozenset()) -> str:
@@ -47,10 +52,16 @@ def _table(header: list[str], rows: list[list[Any]], numeric: set[int] = frozens
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _glyphs(hand) -> str:
-    """The hand's tiles as glyphs (melds, concealed, + winning tile), escaped."""
-    text = hand.format("unicode")
-    return f"<span class='mjstats-tiles' style='{_GLYPHS}'>{escape(text)}</span>"
+def _pictures(hand) -> str:
+    """The hand's tiles as pictures: each meld, the standing tiles, then the winning tile
+    (a gap between groups)."""
+    groups = [tiles_svg(meld.tiles(), _TILE_PX) for meld in hand.melds]
+    standing = [t for t in range(34) for _ in range(int(hand.standing34[t]))]
+    groups.append(tiles_svg(standing, _TILE_PX))
+    if hand.win_tile is not None:
+        groups.append(tile_svg(hand.win_tile, _TILE_PX))
+    body = "<span style='display:inline-block;width:8px'></span>".join(groups)
+    return f"<span class='mjstats-tiles' style='white-space:nowrap'>{body}</span>"
 
 
 def _more(n: int, shown: int, what: str) -> str:
@@ -58,15 +69,15 @@ def _more(n: int, shown: int, what: str) -> str:
 
 
 def hand_html(hand) -> str:
-    """A hand: its text, its tiles as glyphs and a one-line summary.
+    """A hand: its text, its tiles as pictures and a one-line summary.
 
     Examples
     --------
     >>> from mjstats import parse_hand
     >>> hand = parse_hand("[123p]55m12379s789p+8s self-drawn")
     >>> html = hand_html(hand)
-    >>> f"<b>{hand}</b>" in html, "🀗" in html
-    (True, True)
+    >>> f"<b>{hand}</b>" in html, html.count("class='mjt'")
+    (True, 14)
     """
     winds = ("East", "South", "West", "North")
     state = "waiting" if hand.is_waiting else "winning"
@@ -75,13 +86,41 @@ def hand_html(hand) -> str:
         f"seat {winds[hand.seat_wind]}, round {winds[hand.round_wind]}"
     )
     return (
-        f"<div class='mjstats-hand'><div><b>{escape(str(hand))}</b></div>"
-        f"<div>{_glyphs(hand)}</div><div>{escape(summary)}</div></div>"
+        f"<div class='mjstats-hand'>{tile_defs()}<div><b>{escape(str(hand))}</b></div>"
+        f"<div>{_pictures(hand)}</div><div>{escape(summary)}</div></div>"
+    )
+
+
+def score_html(score) -> str:
+    """A score: the hand (text and pictures), its form and sets, then one row per fan
+    (Chinese and English name, points, count, subtotal) and the total.
+
+    Examples
+    --------
+    >>> import mjstats
+    >>> html = score_html(mjstats.score("123m456p789s23s99m+1s"))
+    >>> html.count("class='mjt'"), "Mixed Straight" in html
+    (14, True)
+    """
+    hand = score.hand
+    head = (
+        f"<div class='mjstats-score'>{tile_defs()}<div><b>{escape(str(hand))}</b></div>"
+        f"<div>{_pictures(hand)}</div>"
+    )
+    if score.total < 0:
+        return head + "<div>not a complete hand</div></div>"
+    rows = [[escape(f.zh), escape(f.en), f.points, f.count, f.total] for f in score.fans]
+    verdict = "legal" if score.legal else "below the minimum"
+    return (
+        head
+        + f"<div>{escape(score.form)}: {escape(' '.join(score.sets))}</div>"
+        + _table(["番", "fan", "points", "count", "subtotal"], rows, {2, 3, 4})
+        + f"<div><b>total</b> <b>{score.total}</b> ({verdict})</div></div>"
     )
 
 
 def batch_html(batch, rows: int = ROWS) -> str:
-    """A hand batch: its size and its first ``rows`` hands (text and glyphs).
+    """A hand batch: its size and its first ``rows`` hands (text and pictures).
 
     Examples
     --------
@@ -92,10 +131,11 @@ def batch_html(batch, rows: int = ROWS) -> str:
     """
     n = len(batch)
     shown = min(n, rows)
-    body = [[i, escape(str(batch[i])), _glyphs(batch[i])] for i in range(shown)]
+    body = [[i, escape(str(batch[i])), _pictures(batch[i])] for i in range(shown)]
     waiting = int(np.asarray(batch.is_waiting).sum())
     return (
-        f"<div class='mjstats-batch'><b>HandBatch</b>: {n:,} hands, {waiting:,} waiting"
+        f"<div class='mjstats-batch'>{tile_defs()}<b>HandBatch</b>: {n:,} hands, "
+        f"{waiting:,} waiting"
         + _table(["row", "hand", "tiles"], body, {0})
         + _more(n, shown, "hands")
         + "</div>"
@@ -104,19 +144,22 @@ def batch_html(batch, rows: int = ROWS) -> str:
 
 def batch_score_html(scores, rows: int = ROWS) -> str:
     """Scores of a batch: complete and legal counts, then the first ``rows`` rows
-    (total, legal, form, the fans that count).
+    (total, legal, the tiles when the scores keep their batch, form, the fans that count).
 
     Examples
     --------
     >>> import mjstats
     >>> b = mjstats.HandBatch.from_hands(["123m456p789s23s99m+1s", "123m456p789s12s99m"])
     >>> html = batch_score_html(mjstats.score_batch(b))
-    >>> "Mixed Straight" in html, "2 hands, 1 complete" in html
-    (True, True)
+    >>> "Mixed Straight" in html, "2 hands, 1 complete" in html, html.count("class='mjt'")
+    (True, True, 27)
     """
     n = len(scores)
     shown = min(n, rows)
     zh, en = list(scores.fans["zh"]), list(scores.fans["en"])
+    hands = getattr(scores, "hands", None)  # the scored batch, when kept: its tiles shown
+    if hands is not None and len(hands) != n:
+        hands = None
     body = []
     for i in range(shown):
         fans = np.flatnonzero(scores.fan_counts[i])
@@ -126,20 +169,17 @@ def batch_score_html(scores, rows: int = ROWS) -> str:
             for f in fans
         )
         form = scores.form_names[int(scores.form[i])]
-        body.append(
-            [
-                i,
-                int(scores.total[i]),
-                "yes" if scores.legal[i] else "no",
-                escape(form),
-                escape(names),
-            ]
-        )
+        row = [i, int(scores.total[i]), "yes" if scores.legal[i] else "no"]
+        if hands is not None:
+            row.append(_pictures(hands[i]))
+        body.append([*row, escape(form), escape(names)])
     complete = int((scores.total >= 0).sum())
+    header = ["row", "total", "legal", *(["tiles"] if hands is not None else []), "form", "fans"]
     return (
-        f"<div class='mjstats-scores'><b>BatchScore</b> ({escape(scores.ruleset)}): {n:,} hands, "
+        f"<div class='mjstats-scores'>{tile_defs() if hands is not None else ''}"
+        f"<b>BatchScore</b> ({escape(scores.ruleset)}): {n:,} hands, "
         f"{complete:,} complete, {int(scores.legal.sum()):,} legal"
-        + _table(["row", "total", "legal", "form", "fans"], body, {0, 1})
+        + _table(header, body, {0, 1})
         + _more(n, shown, "rows")
         + "</div>"
     )
@@ -152,7 +192,7 @@ def discard_html(table) -> str:
     --------
     >>> from mjstats import discard_table
     >>> html = discard_html(discard_table("123m456p789s11334z"))
-    >>> "🀃" in html and html.index("4z") < html.index("1m")
+    >>> "<title>4z North Wind</title>" in html and html.index("4z") < html.index("1m")
     True
     """
 
@@ -167,18 +207,18 @@ def discard_html(table) -> str:
     mask = table.useful_mask[0] if batch else table.useful_mask
     body = []
     for r in df.itertuples(index=False):
-        useful = "".join(TILE_GLYPHS[u] for u in range(34) if int(mask[r.tile]) >> u & 1)
+        useful = [u for u in range(34) if int(mask[r.tile]) >> u & 1]
         body.append(
             [
-                f"{escape(r.discard)} <span style='{_GLYPHS}'>{TILE_GLYPHS[r.tile]}</span>",
+                f"{tile_svg(r.tile, _TILE_PX)} {escape(r.discard)}",
                 r.shanten,
                 r.kinds,
                 r.copies,
-                f"{escape(r.useful)} <span style='{_GLYPHS}'>{useful}</span>",
+                f"{tiles_svg(useful, 24)} {escape(r.useful)}",
             ]
         )
     return (
-        f"<div class='mjstats-discards'>{head}"
+        f"<div class='mjstats-discards'>{tile_defs()}{head}"
         + _table(["discard", "shanten", "kinds", "copies", "useful"], body, {1, 2, 3})
         + "</div>"
     )

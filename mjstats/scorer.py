@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import html
 import operator
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -59,7 +58,7 @@ from mjstats.batch import FIELDS, HandBatch
 from mjstats.compiling import notice
 from mjstats.errors import InvalidContextError, InvalidHandError, UnknownRulesetError
 from mjstats.hand import CONTEXT_FIELDS, Hand, _parse_fields, _sorted_melds
-from mjstats.html import batch_score_html
+from mjstats.html import batch_score_html, score_html
 from mjstats.kernels.bounds import first_out_of_bounds
 from mjstats.kernels.decompose import KNITTED, suit_table
 from mjstats.kernels.scoring import (
@@ -184,32 +183,7 @@ class Score:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        esc = html.escape
-        hand = self.hand
-        try:
-            glyphs = " ".join(m.format("unicode") for m in hand.melds)
-            glyphs = (glyphs + " " + format_tiles(hand.concealed, "unicode")).strip()
-        except Exception:  # pragma: no cover - display only
-            glyphs = ""
-        rows = "".join(
-            f"<tr><td>{f.zh}</td><td>{esc(f.en)}</td><td style='text-align:right'>{f.points}</td>"
-            f"<td style='text-align:right'>{f.count}</td>"
-            f"<td style='text-align:right'>{f.total}</td></tr>"
-            for f in self.fans
-        )
-        head = f"<div><b>{esc(str(hand))}</b></div><div style='font-size:200%'>{esc(glyphs)}</div>"
-        if self.total < 0:
-            return head + "<div>not a complete hand</div>"
-        verdict = "legal" if self.legal else "below the minimum"
-        return (
-            head
-            + f"<div>{esc(self.form)}: {esc(' '.join(self.sets))}</div>"
-            + "<table><thead><tr><th>番</th><th>fan</th><th>points</th><th>count</th>"
-            + "<th>subtotal</th></tr></thead><tbody>"
-            + rows
-            + f"</tbody><tfoot><tr><td colspan='4'><b>total</b> ({verdict})</td>"
-            + f"<td style='text-align:right'><b>{self.total}</b></td></tr></tfoot></table>"
-        )
+        return score_html(self)
 
     def __getstate__(self) -> dict:
         # pickles and copies hold the values, not the pending kernel output
@@ -328,6 +302,9 @@ class BatchScore:
     form_names: tuple[str, ...] = FORM_NAMES
     index: Any = None
     """Row labels of the scored batch (``HandBatch.index``), used by :meth:`to_frame`."""
+    hands: Any = field(default=None, repr=False)
+    """The scored :class:`~mjstats.HandBatch` (from :func:`score_batch`; its first rows'
+    tiles are drawn in the HTML view), or None."""
 
     def __len__(self) -> int:
         return len(self.total)
@@ -855,6 +832,7 @@ def score_batch(batch, ruleset="mcr") -> BatchScore:
         ruleset=rs.spec,
         form_names=_form_names(rs),
         index=batch.index,
+        hands=batch,
     )
 
 

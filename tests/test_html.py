@@ -1,4 +1,4 @@
-"""The HTML views Jupyter shows (``_repr_html_``): well-formed, escaped, with tile glyphs."""
+"""The HTML views Jupyter shows (``_repr_html_``): well-formed, escaped, tiles as SVG pictures."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 import mjstats
 from mjstats.report import _demo_aggregate
-from mjstats.tiles import TILE_GLYPHS
+from mjstats.tile_svg import TILE_CLASS, tile_defs, tile_title
 
 VOID = {"br", "hr", "img", "meta", "col"}
 
@@ -37,15 +37,29 @@ class _Structure(HTMLParser):
 
 
 def parse(html: str) -> _Structure:
+    """The view's structure and text (the shared tile symbols, at most once, left out)."""
+    assert html.count(tile_defs()) <= 1
     p = _Structure()
-    p.feed(html)
+    p.feed(html.replace(tile_defs(), ""))
     p.close()
     assert not p.stack, f"unclosed tags {p.stack}"
     return p
 
 
-def glyphs(text: str) -> set[str]:
-    return {ch for ch in text if ch in TILE_GLYPHS}
+def pictures(html: str) -> list[str]:
+    """The text form (title) of every tile picture, in page order; each picture uses a
+    symbol the page defines."""
+    out = []
+    for part in html.split(f"<svg class='{TILE_CLASS}'")[1:]:
+        title = part[part.index("<title>") + 7 : part.index("</title>")]
+        ref = part[part.index("href='#") + 7 :].split("'")[0]
+        assert f"<symbol id='{ref}'" in html, ref
+        out.append(title)
+    return out
+
+
+def titles(ids) -> list[str]:
+    return [tile_title(int(t)) for t in ids]
 
 
 def test_hand_shows_its_tiles_as_glyphs():
@@ -53,8 +67,8 @@ def test_hand_shows_its_tiles_as_glyphs():
     p = parse(hand._repr_html_())
     text = "".join(p.text)
     assert str(hand) in text
-    held = {TILE_GLYPHS[t] for t in hand.all_tiles34.nonzero()[0]}
-    assert glyphs(text) == held  # every tile kind of the hand, melds included, and no other
+    held = [t for t in range(34) for _ in range(int(hand.all_tiles34[t]))]
+    assert sorted(pictures(hand._repr_html_())) == sorted(titles(held))  # one per tile
     assert "winning hand, 14 tiles, 1 melds" in text
 
 
@@ -65,12 +79,27 @@ def test_batch_shows_first_rows():
     text = "".join(p.text)
     assert "15 hands" in text and "... 5 more hands" in text
     assert p.tags.count("tr") == 1 + 10  # header + the first ten rows
-    assert str(batch[0]) in text and TILE_GLYPHS[27] in text  # 1z = East wind glyph
+    assert str(batch[0]) in text
+    shown = sum(int(batch[i].all_tiles34.sum()) for i in range(10))
+    assert len(pictures(batch._repr_html_())) == shown  # the first ten hands' tiles
+
+
+def test_score_shows_tiles_and_fans():
+    s = mjstats.score("[123p]55m12379s789p+8s self-drawn")
+    html = s._repr_html_()
+    assert sorted(pictures(html)) == sorted(
+        titles(t for t in range(34) for _ in range(int(s.hand.all_tiles34[t])))
+    )
+    text = "".join(parse(html).text)
+    assert f"total {s.total}" in text and s.fans[0].en in text
 
 
 def test_batch_score_shows_counts_and_fans():
     batch = mjstats.HandBatch.from_hands(["123m456p789s23s99m+1s", "123m456p789s12s99m"])
-    p = parse(mjstats.score_batch(batch)._repr_html_())
+    html = mjstats.score_batch(batch)._repr_html_()
+    shown = [t for i in range(2) for t in range(34) for _ in range(int(batch[i].all_tiles34[t]))]
+    assert sorted(pictures(html)) == sorted(titles(shown))  # each row's tiles
+    p = parse(html)
     text = "".join(p.text)
     assert "2 hands, 1 complete, 1 legal" in text
     assert "花龙 Mixed Straight" in text
@@ -82,7 +111,13 @@ def test_discard_table_best_first_with_glyphs():
     p = parse(table._repr_html_())
     text = "".join(p.text)
     assert text.index("4z") < text.index("1m")  # the best discard first
-    assert TILE_GLYPHS[30] in text and TILE_GLYPHS[27] in text  # 4z; useful 1z
+    tiles = pictures(table._repr_html_())
+    # each discard once, then its useful tiles: 4z first, which wants 1z and 3z
+    frame = table.to_frame()
+    want = []
+    for r in frame.itertuples():
+        want += titles([r.tile, *mjstats.parse_tiles(r.useful).nonzero()[0]])
+    assert tiles == want and tiles[:3] == titles([30, 27, 29])
     from mjstats.tiles import parse_tiles
 
     two = np.stack([parse_tiles("123m456p789s11334z"), parse_tiles("123m456p789s11224z")])

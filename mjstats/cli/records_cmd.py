@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -48,8 +49,16 @@ _SHOW_ERRORS = 5
     show_default=True,
     help="Rows of the fan table to print (0 = all).",
 )
+@click.option(
+    "--players",
+    is_flag=True,
+    help="Per seat and per player (the names in JSON judge logs): games, wins, self-drawn, "
+    "deal-ins, draws, claims per chance, mean fan, points per game, and the fan frequencies "
+    "of each one's wins (every game replayed through the engine); --out writes seats.csv, "
+    "players.csv and player-fans.csv and their charts (PNG), --json the tables.",
+)
 @notice("records")  # says so while the first run compiles the reader and scorer
-def command(path, check, json_path, skip_bad, out, top):
+def command(path, check, json_path, skip_bad, out, top, players):
     """Read Botzone game records: fan statistics of the real wins.
 
     PATH is Botzone's text data set (data.txt, sample.txt), a JSON judge log or
@@ -68,7 +77,11 @@ def command(path, check, json_path, skip_bad, out, top):
       mjstats records tests/data/botzone/sample.txt --check
       mjstats records tests/data/botzone/judge-logs --check --json check.json
       mjstats records tests/data/botzone/ --skip-bad --out results/botzone --top 0
+      mjstats records tests/data/botzone --players   # per seat and per player
     """
+    if players:
+        _players(path, skip_bad, out, json_path, top)
+        return
     # deferred: `mjstats --help` loads no kernels
     from mjstats.records import RecordError, check_records, read_botzone
     from mjstats.studies.records import records_aggregate
@@ -135,6 +148,61 @@ def command(path, check, json_path, skip_bad, out, top):
         click.echo(f"wrote {json_path}", err=True)
     if check and result.mismatched:
         click.get_current_context().exit(1)
+
+
+def _players(path, skip_bad: bool, out, json_path, top: int) -> None:
+    """``--players``: the per-seat and per-player tables, then the fans of each one's wins."""
+    # deferred: `mjstats --help` loads neither pandas nor the kernels
+    import pandas as pd
+
+    from mjstats.errors import RecordError  # deferred: as above
+    from mjstats.studies.players import player_fans, player_stats  # deferred: as above
+
+    try:
+        tables = {by: player_stats(path, by, skip_bad=skip_bad) for by in ("seat", "player")}
+        fans = player_fans(path, "player", skip_bad=skip_bad)
+    except RecordError as exc:
+        raise click.ClickException(str(exc)) from None
+    shown = ["games", "wins", "self_drawn", "deal_ins", "draws", "claims_per_chance",
+             "mean_fan", "points_per_game", "win_rate", "win_low", "win_high"]  # fmt: skip
+    with pd.option_context("display.width", 200, "display.max_columns", 20):
+        for by, t in tables.items():
+            click.echo(f"per {by}:")
+            click.echo(t[shown].round(3).to_string() + "\n")
+        order = fans.mean(axis=1).sort_values(ascending=False).index
+        rows = order if top == 0 else order[:top]
+        click.echo("fan frequency of each player's wins:")
+        click.echo(fans.loc[rows].round(3).to_string())
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, t in (("seats", tables["seat"]), ("players", tables["player"]),
+                        ("player-fans", fans)):  # fmt: skip
+            t.to_csv(out / f"{name}.csv")
+            click.echo(f"wrote {out / f'{name}.csv'}", err=True)
+        try:  # the charts need the optional matplotlib
+            import matplotlib  # deferred: an optional extra
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt  # deferred: as above
+        except ImportError:
+            click.echo(
+                "no charts: matplotlib is not installed (pip install 'mjstats[plot]')", err=True
+            )
+        else:
+            # deferred: loaded only with matplotlib
+            from mjstats.studies.players import plot_player_fans, plot_players
+
+            for name, ax in (("players", plot_players(tables["player"])),
+                             ("seats", plot_players(tables["seat"])),
+                             ("player-fans", plot_player_fans(fans))):  # fmt: skip
+                ax.figure.savefig(out / f"{name}.png", dpi=120)
+                plt.close(ax.figure)
+                click.echo(f"wrote {out / f'{name}.png'}", err=True)
+    if json_path is not None:
+        doc = {by: json.loads(t.to_json(orient="index")) for by, t in tables.items()}
+        doc["player_fans"] = json.loads(fans.to_json(orient="columns"))
+        json_path.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+        click.echo(f"wrote {json_path}", err=True)
 
 
 def _print_check(result, skip_bad: bool) -> None:

@@ -29,8 +29,16 @@ __all__ = ["command"]
     "(aggregate.json: fans per game, seats, claims; read it with 'mjstats report DIR', e.g. "
     "--table reference); games that do not replay are left out.",
 )
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write a replay viewer of every game that replays (one self-contained HTML "
+    "file with a game picker; open it in any browser).",
+)
 @notice("replay")  # says so while the first run compiles the game engine
-def command(path, json_path, out):
+def command(path, json_path, out, html_path):
     """Replay recorded games through the game engine and compare the ends.
 
     PATH is a Botzone text record file (sample.txt), a JSON judge log or a
@@ -43,6 +51,7 @@ def command(path, json_path, out):
     Examples:
       mjstats replay tests/data/botzone
       mjstats replay tests/data/botzone/sample.txt --json replay.json
+      mjstats replay tests/data/botzone --html games.html     # a viewer of the games
       mjstats replay tests/data/botzone --out results/real   # + game statistics
       mjstats report results/real --table reference          # beside the 98,208 games
     """
@@ -74,4 +83,11 @@ def command(path, json_path, out):
 
         for p in write_study_outputs(record_games(path, skip_bad=True), out):
             click.echo(f"wrote {p}", err=True)
+    if html_path is not None:
+        # deferred: `mjstats --help` loads no kernels
+        from mjstats.viewer import view
+
+        shown = view(path, skip_bad=True)
+        shown.save(html_path)
+        click.echo(f"wrote {html_path} ({len(shown)} games)", err=True)
     return 1 if problems else 0

@@ -51,6 +51,8 @@ __all__ = [
     "claim_counters",
     "log_stats",
     "replay_logs",
+    "seat_rows",
+    "wall_name",
 ]
 
 CLAIM_KINDS = K.KIND_KEYS
@@ -133,7 +135,9 @@ def _played_counts(final, logs, ruleset, wall: str, first: int = 0) -> np.ndarra
     return counts
 
 
-def _wall_name(final: np.ndarray) -> str:
+def wall_name(final: np.ndarray) -> str:
+    """The name of the wall (:data:`~mjstats.games.engine.WALLS`) the games of the final
+    states ``final`` were played on."""
     kinds = set(final[:, ST.S_WALL_KIND].tolist()) or {G.WALL_SHARED}
     if len(kinds) != 1:
         raise GameOptionError("the games were played on different walls: give them apart")
@@ -197,7 +201,7 @@ def log_stats(final, logs, ruleset: Ruleset | str = "mcr") -> pd.DataFrame:
     """
     rs = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
     final = np.asarray(final, np.int64)
-    counts = _played_counts(final, logs, rs, _wall_name(final))
+    counts = _played_counts(final, logs, rs, wall_name(final))
     return seat_rows(final, counts, len(game_rules(rs).seat_winds), None)
 
 

@@ -16,6 +16,7 @@ to check (:mod:`mjstats.records.replay`).
 
 from __future__ import annotations
 
+import ast
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +29,7 @@ from mjstats.games.driver import LOG_DRAW
 from mjstats.games.state import A_ANGANG, A_BUGANG, A_CHOW, A_DISCARD, A_HU, A_KONG, A_PUNG, A_TSUMO
 from mjstats.tiles import BOTZONE_CODES
 
-__all__ = ["JudgeGame", "iter_json", "judge_game", "segment_wall"]
+__all__ = ["UNNAMED", "JudgeGame", "iter_json", "judge_game", "segment_wall"]
 
 _CODE_TO_ID = {c: t for t, c in enumerate(BOTZONE_CODES)}
 _CLAIM_KIND = {"CHI": A_CHOW, "PENG": A_PUNG, "GANG": A_KONG, "HU": A_HU}
@@ -85,16 +86,29 @@ def _match_id(obj: dict, source: str) -> str | None:
     return stem or None
 
 
+UNNAMED = "(unnamed)"
+"""The player name of a seat whose log names nobody (text records name no players)."""
+
+
 def _players(obj: dict) -> tuple:
-    """The bots' names of the four seats, where the log has them."""
+    """The bots' names of the four seats, where the log has them (a list, or the
+    Python repr of one that some logs keep), else ``()``."""
+    players = obj.get("players")
+    if isinstance(players, str):
+        try:
+            players = ast.literal_eval(players)
+        except (ValueError, SyntaxError):
+            return ()
+    if not isinstance(players, list) or len(players) != 4:
+        return ()
     names = []
-    for p in obj.get("players") or []:
-        name = None
+    for p in players:
+        name = p
         if isinstance(p, dict):
             bot = p.get("bot")
             name = p.get("name") or (bot.get("name") if isinstance(bot, dict) else bot)
-        names.append(str(name) if name is not None else "")
-    return tuple(names) if len(names) == 4 else ()
+        names.append(UNNAMED if name is None else str(name))
+    return tuple(names)
 
 
 def _wind(game: JudgeGame, quan: Any) -> int:

@@ -41,7 +41,7 @@ from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.rulesets.mcr.judge import botzone_ruleset, judge_fan_counts
 from mjstats.tiles import BOTZONE_CODES
 
-__all__ = ["ReplayError", "Replayed", "record_stats", "replay", "replay_blocks"]
+__all__ = ["ReplayError", "Replayed", "checked_blocks", "record_stats", "replay", "replay_blocks"]
 
 _VERB = {G.LOG_DRAW: "Draw", G.A_DISCARD: "Play", G.A_TSUMO: "Hu", G.A_ANGANG: "AnGang",
          G.A_BUGANG: "BuGang", G.A_HU: "Hu", G.A_KONG: "Gang", G.A_PUNG: "Peng",
@@ -248,6 +248,30 @@ def replay_blocks(source, ruleset: Ruleset | str | None = None, *,
             return
 
 
+def checked_blocks(source, ruleset: Ruleset | str | None = None,
+                   skip_bad: bool = False) -> Iterator[Replayed]:  # fmt: skip
+    """:func:`replay_blocks` for readers that want good games only: without
+    ``skip_bad`` the first bad game raises its :class:`RecordError`; with it, bad games
+    are left for the caller to count (``block.error``) and only ``good`` ones used.
+
+    Examples
+    --------
+    >>> from mjstats.records.check import _DEMO_GAME
+    >>> [int(r.good.sum()) for r in checked_blocks(_DEMO_GAME)]
+    [1]
+    >>> next(checked_blocks(_DEMO_GAME.replace("Score -28", "Score -29")))
+    Traceback (most recent call last):
+    ...
+    mjstats.errors.RecordError: <text>, line 11: 'Score -29 44 -8 -8' does not follow ...
+    """
+    for r in replay_blocks(source, ruleset, stop_on_error=not skip_bad):
+        if not skip_bad:
+            first_bad = next((e for e in r.block.error if e is not None), None)
+            if first_bad is not None:
+                raise first_bad
+        yield r
+
+
 @notice("replay")  # says so while the first call compiles the engine
 def replay(path, ruleset=None) -> pd.DataFrame:
     """Replay Botzone records (text data set, JSON judge log, or a folder) through the engine.
@@ -356,11 +380,7 @@ def record_stats(path, ruleset: Ruleset | str | None = None, skip_bad: bool = Fa
     if not p.exists():
         raise FileNotFoundError(2, "no such file or directory", str(p))
     parts = []
-    for r in replay_blocks(p, ruleset, stop_on_error=not skip_bad):
-        if not skip_bad:
-            first_bad = next((e for e in r.block.error if e is not None), None)
-            if first_bad is not None:
-                raise first_bad
+    for r in checked_blocks(p, ruleset, skip_bad):
         good = np.flatnonzero(r.good)
         ids = np.asarray(r.block.match, object)[good]
         parts.append(seat_rows(r.final[good], r.counts[good], 4, ids))

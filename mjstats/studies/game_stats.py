@@ -17,7 +17,7 @@ from mjstats.games import kernels as G
 from mjstats.games import state as ST
 from mjstats.games.stats import CLAIM_KINDS, CLAIM_NAMES
 from mjstats.records import botzone_ruleset
-from mjstats.records.replay import replay_blocks
+from mjstats.records.replay import checked_blocks
 from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.games import game_counters
@@ -63,10 +63,8 @@ def record_games(path, ruleset: Ruleset | str | None = None, skip_bad: bool = Fa
     c: dict[str, np.ndarray] = {}
     sources: set[str] = set()
     bad: list[str] = []
-    for r in replay_blocks(path, rs, stop_on_error=not skip_bad):
+    for r in checked_blocks(path, rs, skip_bad):
         errors = [e for e in r.block.error if e is not None]
-        if errors and not skip_bad:
-            raise errors[0]
         good = np.flatnonzero(r.good)
         final, fans = r.final[good], r.fans[good]
         part = game_counters(_games_table(final, 4), fans, final, rs)
