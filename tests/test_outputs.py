@@ -233,7 +233,7 @@ def test_records_help_examples_point_at_paths_that_exist(capsys):
     code, out, _ = run(capsys, "records", "--help")
     assert code == 0
     examples = [ln.split()[2] for ln in out.splitlines() if ln.strip().startswith("mjstats ")]
-    assert len(examples) == 3
+    assert len(examples) >= 3
     for path in examples:
         assert (ROOT / path).exists(), path
 
