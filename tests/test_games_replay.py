@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from mjstats.cli import main
-from mjstats.records import ReplayError, replay
+from mjstats.records import RecordError, replay
 
 DATA = Path(__file__).parent / "data" / "botzone"
 SAMPLE = DATA / "sample.txt"
@@ -106,7 +106,7 @@ def test_malformed_record_is_a_problem(tmp_path):
 
 
 def test_folder_without_records_raises(tmp_path):
-    with pytest.raises(ReplayError.__mro__[1], match="no records"):
+    with pytest.raises(RecordError, match="no records"):
         replay(tmp_path)
 
 

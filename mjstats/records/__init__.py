@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from mjstats.records.botzone import FAN_POINTS, RecordError, RecordSet, read_botzone
 from mjstats.records.check import RecordCheck, check_records
-from mjstats.records.replay import ReplayError, record_stats, replay
+from mjstats.records.replay import record_stats, replay
 from mjstats.rulesets.mcr.judge import (
     BOTZONE_OPTIONS,
     JUDGE_NAMES,
@@ -37,7 +37,6 @@ __all__ = [
     "RecordCheck",
     "RecordError",
     "RecordSet",
-    "ReplayError",
     "botzone_ruleset",
     "check_records",
     "judge_fan_counts",

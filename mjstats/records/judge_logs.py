@@ -27,6 +27,7 @@ import numpy as np
 from mjstats.errors import RecordError
 from mjstats.games.driver import LOG_DRAW
 from mjstats.games.state import A_ANGANG, A_BUGANG, A_CHOW, A_DISCARD, A_HU, A_KONG, A_PUNG, A_TSUMO
+from mjstats.records.text_kernel import fill_segments
 from mjstats.tiles import BOTZONE_CODES
 
 __all__ = ["UNNAMED", "JudgeGame", "iter_json", "judge_game", "segment_wall"]
@@ -343,7 +344,8 @@ def _take(game: JudgeGame, segments, taken: list[list[int]], p: Any, t: int, cod
 def segment_wall(taken: list[list[int]]) -> np.ndarray | None:
     """The 136-tile Botzone wall whose segment ``p`` holds ``taken[p]`` (the tiles player
     ``p`` was dealt and drew, in order, taken from the segment's end), the tiles nobody
-    took filling the rest; None when the tiles taken hold more than 4 copies of one.
+    took filling the rest (:func:`~mjstats.records.text_kernel.fill_segments`); None
+    when the tiles taken hold more than 4 copies of one or more than 34 for a player.
 
     Examples
     --------
@@ -351,18 +353,17 @@ def segment_wall(taken: list[list[int]]) -> np.ndarray | None:
     >>> wall[33], wall[32], wall[135], len(wall)
     (np.int64(0), np.int64(1), np.int64(33), 136)
     """
-    left = np.full(34, 4, np.int64)
-    for seq in taken:
-        for t in seq:
-            left[t] -= 1
-    if (left < 0).any():
+    seq = np.zeros(136, np.int64)
+    n_seq = np.array([len(taken_p) for taken_p in taken], np.int64)
+    if (n_seq > 34).any():
         return None
-    rest = [t for t in range(34) for _ in range(left[t])]
+    for p, taken_p in enumerate(taken):
+        seq[34 * p : 34 * p + len(taken_p)] = taken_p
+    copies = np.bincount(np.asarray([t for s in taken for t in s], np.int64), minlength=34)
+    if (copies > 4).any():
+        return None
     wall = np.zeros(136, np.int64)
-    for p, seq in enumerate(taken):
-        seq = seq + [rest.pop() for _ in range(34 - len(seq))]
-        for k, t in enumerate(seq):
-            wall[34 * p + 33 - k] = t
+    fill_segments(seq, n_seq, copies, wall)  # the text reader's rule
     return wall
 
 

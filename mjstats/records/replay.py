@@ -41,16 +41,11 @@ from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.rulesets.mcr.judge import botzone_ruleset, judge_fan_counts
 from mjstats.tiles import BOTZONE_CODES
 
-__all__ = ["ReplayError", "Replayed", "checked_blocks", "record_stats", "replay", "replay_blocks"]
+__all__ = ["Replayed", "checked_blocks", "record_stats", "replay", "replay_blocks"]
 
 _VERB = {G.LOG_DRAW: "Draw", G.A_DISCARD: "Play", G.A_TSUMO: "Hu", G.A_ANGANG: "AnGang",
          G.A_BUGANG: "BuGang", G.A_HU: "Hu", G.A_KONG: "Gang", G.A_PUNG: "Peng",
          G.A_CHOW: "Chi"}  # fmt: skip
-
-
-class ReplayError(RecordError):
-    """A record that cannot be read as a game (an alias of :class:`RecordError`, kept for
-    the callers of :func:`mjstats.games.replay` before records moved here)."""
 
 
 @dataclass(eq=False)

@@ -371,23 +371,43 @@ def _player_line(buf, pos, end, line, ps, logs, lines, r, hu_tile):
 
 
 @jit
-def _fill_wall(ps, wall):
-    """The 136-tile wall of a game: segment ``p`` (``wall[34p:34p+34]``, taken from
-    its end) holds player ``p``'s deal and draws in order, then tiles nobody drew."""
+def fill_segments(seq, n_seq, copies, wall):
+    """The 136-tile Botzone wall of a game: segment ``p`` (``wall[34p:34p+34]``, taken
+    from its end) holds the ``n_seq[p]`` tiles ``seq[34p:]`` player ``p`` was dealt and
+    drew, in order, then the tiles nobody took (``copies``: copies taken of each kind,
+    at most 4), highest kind first. The one rule for both record formats.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> seq = np.zeros(136, np.int64); seq[:2] = 0, 1; seq[102] = 33
+    >>> copies = np.zeros(34, np.int64); copies[[0, 1, 33]] = 1
+    >>> wall = np.zeros(136, np.int64)
+    >>> fill_segments(seq, np.array([2, 0, 0, 1]), copies, wall)
+    >>> int(wall[33]), int(wall[32]), int(wall[135]), int(np.bincount(wall).max())
+    (0, 1, 33, 4)
+    """
     left = np.empty(34, np.int64)
     for t in range(34):
-        left[t] = 4 - ps[P_COPIES + t]
+        left[t] = 4 - copies[t]
     t = 33
     for p in range(4):
-        n = ps[P_NSEQ + p]
+        n = n_seq[p]
         for k in range(34):
             if k < n:
-                wall[34 * p + 33 - k] = ps[P_SEQ + 34 * p + k]
+                wall[34 * p + 33 - k] = seq[34 * p + k]
             else:
                 while left[t] == 0:
                     t -= 1
                 left[t] -= 1
                 wall[34 * p + 33 - k] = t
+
+
+@jit
+def _fill_wall(ps, wall):
+    """The wall of the game read so far (its parse state ``ps``)."""
+    fill_segments(ps[P_SEQ : P_SEQ + 136], ps[P_NSEQ : P_NSEQ + 4], ps[P_COPIES : P_COPIES + 34],
+                  wall)  # fmt: skip
 
 
 @jit
