@@ -8,10 +8,9 @@ an opponent is least likely to win on (:func:`discard_danger`).
 
 Answer to a discard: win when legal; else the claim after which the nearest fan
 target (one reaching the minimum with the exposed hand's base, as ``fan-aware``
-counts it) is nearest, a pung or exposed kong when that target is no farther than
-without the claim (a pung takes a tile the draw would have to find: an honour pair
-becomes its pung, 碰碰和 and the flushes advance by a step for free), a chow only
-when strictly nearer; no claim while defending.
+counts it) is nearest: a pung or exposed kong of an honour when that target is no
+farther than without the claim (the pung is a fan of its own), any other claim
+only when it is strictly nearer; no claim while defending.
 """
 
 from __future__ import annotations
@@ -143,9 +142,10 @@ def planner_response(view, acts, n_acts, pctx, tab, pw):
         _claim_apply(counts, melds, n, acts[i], t, -1)
         need = _fan_need(counts, melds, n + 1, unseen, pctx, tab, pw)
         _claim_apply(counts, melds, n, acts[i], t, 1)
-        # a pung or kong may keep the distance (it takes a tile for free); a chow
-        # must shorten it, and anything must beat a claim already chosen
-        tie_ok = acts[i] // 64 != A_CHOW and choice == acts[0]
+        # a pung or kong of an honour may keep the distance (the pung is a fan of
+        # its own: 幺九刻, and 箭刻/风刻 when they count); anything else must shorten
+        # it, and beat a claim already chosen
+        tie_ok = acts[i] // 64 != A_CHOW and choice == acts[0] and t >= 27
         if need < bar or (tie_ok and need == bar):
             bar = need
             choice = acts[i]
