@@ -8,9 +8,9 @@ an opponent is least likely to win on (:func:`discard_danger`).
 
 Answer to a discard: win when legal; else the claim after which the nearest fan
 target (one reaching the minimum with the exposed hand's base, as ``fan-aware``
-counts it) is nearest: a pung or exposed kong of an honour when that target is no
-farther than without the claim (the pung is a fan of its own), any other claim
-only when it is strictly nearer; no claim while defending.
+counts it) is nearest, when it is strictly nearer (and, with
+:data:`TIE_PUNG_HONOURS`, a pung or kong of an honour when it is no farther); no
+claim while defending.
 """
 
 from __future__ import annotations
