@@ -1,131 +1,103 @@
-"""The ``planner`` game policy: the fan targets of ``fan-aware`` with open-hand claims
-and defence (numba kernels on a seat's view).
+"""The ``planner`` game policy (numba kernels on a seat's view): ``fan-aware``'s
+decisions over the plans of :mod:`mjstats.games.plans`, which count what the melds
+and the pairs of honours and terminals add to each fan target, so open hands have
+plans (混一色 + 碰碰和, 混一色 + 箭刻, 碰碰和 + 幺九刻, ...) and claims that bring them
+nearer are taken.
 
-Own turn: win when legal; a kong as ``fan-aware`` takes it; else the discard that
-``fan_aware`` picks, unless the hand is far from any 8-fan target late in the wall
-while an opponent shows an open hand: then it defends and discards the held tile
-an opponent is least likely to win on (:func:`discard_danger`).
+Own turn: win when legal; a kong after which the nearest plan is no farther than
+after the chosen discard; else :func:`mjstats.games.plans.planner_discard`.
 
-Answer to a discard: win when legal; else the claim after which the nearest fan
-target (one reaching the minimum with the exposed hand's base, as ``fan-aware``
-counts it) is nearest, when it is strictly nearer (and, with
-:data:`TIE_PUNG_HONOURS`, a pung or kong of an honour when it is no farther); no
-claim while defending.
+Answer to a discard: win when legal; else the claim (chow, pung, exposed kong)
+after which a legal win is nearest (:func:`mjstats.games.plans.exact_need`: exact
+when ready or one draw from ready, the nearest plan before), when it is strictly
+nearer than without the claim; else pass.
+
+Rulesets whose binding's ``FAN_PLANS`` is False (the plans are MCR's fans) play
+as ``efficiency``.
 """
 
 from __future__ import annotations
 
 from mjstats.games import discard_policies as P
-from mjstats.games.policies import (
-    _claim_apply,
-    _fan_need,
-    efficiency_own,
-    efficiency_response,
-    fan_aware_own,
-)
-from mjstats.games.state import A_CHOW, A_DISCARD, A_HU, A_TSUMO
-from mjstats.games.views import (
-    V_LAST_TILE,
-    V_MELD,
-    V_NMELD,
-    V_SEAT,
-    V_UNSEEN,
-    V_WALL_LEFT,
-    _own_hand,
-)
+from mjstats.games.plans import exact_need, plan_need, planner_discard
+from mjstats.games.policies import _claim_apply, efficiency_own, efficiency_response
+from mjstats.games.state import A_ANGANG, A_BUGANG, A_CHOW, A_DISCARD, A_HU, A_TSUMO, action
+from mjstats.games.views import V_DRAWN, V_LAST_TILE, V_WALL_LEFT, _own_hand
 from mjstats.kernels._jit import hjit
 
-# Defence: a hand whose nearest fan target needs DEFEND_NEED tiles or more, with at
-# most DEFEND_WALL draws left and an opponent with DEFEND_MELDS open melds or more,
-# plays safe. Not fitted to any data: a hand that needs three tiles with eight
-# draws left rarely completes (each tile needs about a third of the draws), and a
-# seat with two open melds is one or two tiles from its win.
-DEFEND_NEED = 3
-DEFEND_WALL = 8
-DEFEND_MELDS = 2
-# Pung an honour on a tie in fan-target distance (open hands). Measured: ties on
-# any pung -0.97 points/game against fan-aware, on honours -0.29 (2,000 walls,
-# `mjstats match planner fan-aware --n 2000 --wall botzone`): off.
-TIE_PUNG_HONOURS = False
+PUNG_TIES = False
 
 
 @hjit
-def discard_danger(view, t):
-    """Danger of discarding tile ``t`` (smaller is safer) from what the seat sees:
-    the copies of ``t`` it has not seen (a tile with no unseen copy can complete no
-    pung and no pair wait; each unseen copy is a way to wait on it), doubled for
-    a suited tile in the middle of its suit (it completes more chows), and the open
-    melds of the opponents (each is a step an opponent has made towards its win).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from mjstats.games.views import N_VIEW, V_UNSEEN
-    >>> v = np.zeros(N_VIEW, np.int64)
-    >>> v[V_UNSEEN + 4] = 3
-    >>> v[V_UNSEEN + 27] = 1
-    >>> int(discard_danger(v, 27)) < int(discard_danger(v, 4))
-    True
-    """
-    u = view[V_UNSEEN + t]
-    ways = u
-    if t < 27:
-        r = t % 9
-        if 1 <= r <= 7:
-            ways += u  # a chow wait through a middle tile
-        if 2 <= r <= 6:
-            ways += u
-    return ways
+def _acceptance(counts, n, unseen, pctx, tab):
+    """Unseen copies of the tiles that lower the need of a hand of 3k+1 tiles."""
+    _, mask = P.useful_one(counts, n, pctx[P.CTX_FORMS], tab)
+    ones, twos, fours = P.unseen_planes(unseen)
+    return P.mask_copies(mask, ones, twos, fours)
 
 
 @hjit
-def _threat(view):
-    """Largest count of open melds of an opponent of the viewer."""
-    p = view[V_SEAT]
-    most = 0
-    for q in range(4):
-        if q == p:
-            continue
-        k = 0
-        for m in range(view[V_NMELD + q]):
-            if view[V_MELD + 12 * q + 3 * m] != 4:  # a concealed kong is not open
-                k += 1
-        most = max(most, k)
-    return most
+def _acceptance_after_discard(counts, n, unseen, pctx, tab, pw):
+    """:func:`_acceptance` of a hand of 3k+2 tiles after its best discard (the
+    fewest shanten, then the most unseen useful copies)."""
+    need = pw[P.W_NEED]
+    low = P.discard_needs(counts, n, pctx[P.CTX_FORMS], tab, need)
+    _, copies = P._most_useful(counts, n, pctx[P.CTX_FORMS], tab, unseen, need, low)
+    return copies
 
 
 @hjit
 def planner_own(view, acts, n_acts, pctx, tab, pw):
-    """Own turn of the ``planner`` policy: as ``fan-aware`` (win, kongs, the fan
-    targeting's discard) unless defending (far from every fan target, late, facing
-    an open hand): then the safest held tile by :func:`discard_danger`."""
+    """Own turn of the ``planner`` policy (see the module)."""
     for i in range(n_acts):
         if acts[i] // 64 == A_TSUMO:
             return acts[i]
     if pctx[P.CTX_FAN_PLANS] == 0:
         return efficiency_own(view, acts, n_acts, pctx, tab, pw)
-    if view[V_WALL_LEFT] <= DEFEND_WALL and _threat(view) >= DEFEND_MELDS:
-        counts, melds, unseen, n = _own_hand(view, pw)
-        need = _fan_need(counts, melds, n, unseen, pctx, tab, pw)
-        if need >= DEFEND_NEED:
-            best = -1
-            danger = 1 << 30
-            for i in range(n_acts):
-                if acts[i] // 64 == A_DISCARD:
-                    d = discard_danger(view, acts[i] % 64)
-                    if d < danger:
-                        danger = d
-                        best = acts[i]
-            if best >= 0:
-                return best
-    return fan_aware_own(view, acts, n_acts, pctx, tab, pw)
+    counts, melds, unseen, n = _own_hand(view, pw)
+    choice = planner_discard(
+        counts, melds, n, view[V_DRAWN], unseen, view[V_WALL_LEFT], pctx, tab, pw
+    )
+    kongs = False
+    for i in range(n_acts):
+        kind = acts[i] // 64
+        kongs = kongs or kind == A_ANGANG or kind == A_BUGANG
+    if not kongs:
+        return action(A_DISCARD, choice)
+    counts[choice] -= 1
+    best = plan_need(counts, melds, n, unseen, pctx, tab, pw)
+    counts[choice] += 1
+    for i in range(n_acts):
+        kind = acts[i] // 64
+        t = acts[i] % 64
+        if kind == A_ANGANG:
+            counts[t] -= 4
+            melds[n, 0] = 4
+            melds[n, 1] = t
+            need = plan_need(counts, melds, n + 1, unseen, pctx, tab, pw)
+            melds[n, 0] = 0
+            melds[n, 1] = 0
+            counts[t] += 4
+            if need <= best:
+                return acts[i]
+        elif kind == A_BUGANG:
+            counts[t] -= 1  # the pung becomes a kong: the meld count stays
+            for m in range(n):
+                if melds[m, 0] == 2 and melds[m, 1] == t:
+                    melds[m, 0] = 3
+            need = plan_need(counts, melds, n, unseen, pctx, tab, pw)
+            for m in range(n):
+                if melds[m, 0] == 3 and melds[m, 1] == t:
+                    melds[m, 0] = 2
+            counts[t] += 1
+            if need <= best:
+                return acts[i]
+    return action(A_DISCARD, choice)
 
 
 @hjit
 def planner_response(view, acts, n_acts, pctx, tab, pw):
-    """Answer of the ``planner`` policy: win when legal; else the pung or kong after
-    which the nearest fan target is no farther, or the chow after which it is
-    nearer, the nearest of them; pass when defending or when none is."""
+    """Answer of the ``planner`` policy (see the module)."""
     if n_acts == 1:
         return acts[0]
     for i in range(n_acts):
@@ -134,23 +106,27 @@ def planner_response(view, acts, n_acts, pctx, tab, pw):
     if pctx[P.CTX_FAN_PLANS] == 0:
         return efficiency_response(view, acts, n_acts, pctx, tab, pw)
     counts, melds, unseen, n = _own_hand(view, pw)
-    best = _fan_need(counts, melds, n, unseen, pctx, tab, pw)
-    if best >= P.NO_NEED:
-        return acts[0]
-    if best >= DEFEND_NEED and view[V_WALL_LEFT] <= DEFEND_WALL and _threat(view) >= DEFEND_MELDS:
-        return acts[0]
+    left = view[V_WALL_LEFT]
+    bar = exact_need(counts, melds, n, unseen, left, pctx, tab, pw)
     choice = acts[0]
-    bar = best
     t = view[V_LAST_TILE]
     for i in range(1, n_acts):
         _claim_apply(counts, melds, n, acts[i], t, -1)
-        need = _fan_need(counts, melds, n + 1, unseen, pctx, tab, pw)
+        need = exact_need(counts, melds, n + 1, unseen, left, pctx, tab, pw)
         _claim_apply(counts, melds, n, acts[i], t, 1)
-        # a pung or kong of an honour may keep the distance (the pung is a fan of
-        # its own: 幺九刻, and 箭刻/风刻 when they count); anything else must shorten
-        # it, and beat a claim already chosen
-        tie_ok = TIE_PUNG_HONOURS and acts[i] // 64 != A_CHOW and choice == acts[0] and t >= 27
-        if need < bar or (tie_ok and need == bar):
+        tie = (
+            PUNG_TIES
+            and acts[i] // 64 != A_CHOW
+            and choice == acts[0]
+            and need == bar
+            and need < P.NO_NEED
+        )
+        if tie:
+            _claim_apply(counts, melds, n, acts[i], t, -1)
+            after = _acceptance_after_discard(counts, n + 1, unseen, pctx, tab, pw)
+            _claim_apply(counts, melds, n, acts[i], t, 1)
+            tie = after > _acceptance(counts, n, unseen, pctx, tab)
+        if need < bar or tie:
             bar = need
             choice = acts[i]
     return choice
