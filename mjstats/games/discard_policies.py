@@ -200,6 +200,8 @@ CTX_VALUES = 8
     V_TWO_MELDED_KONGS,
     V_ALL_TYPES,
 ) = range(CTX_VALUES, CTX_VALUES + len(PLAN_FANS))
+#: other rulesets' keys of a fan of :data:`PLAN_FANS` (two-player's 双箭刻)
+PLAN_FAN_ALIASES = {"two_dragons_pungs": ("two_dragon_pungs",)}
 CTX_DISCARD_WINS = CTX_VALUES + len(PLAN_FANS)
 """Opponents whose discards a ready hand may win on, for :func:`legal_outs` (0:
 self-drawn wins only, as ``fan-aware`` counts; the engine sets it for ``planner`` seats)."""
@@ -384,7 +386,7 @@ def score_win(ctx, counts, melds, win_tile, last_of_kind, last_of_wall, work):
     return score_win_by(ctx, counts, melds, win_tile, True, last_of_kind, last_of_wall, work)
 
 
-@ijit
+@hjit  # not inlined: inlining it into score_win (inlined itself) trips numba's IR checks
 def score_win_by(ctx, counts, melds, win_tile, self_drawn, last_of_kind, last_of_wall, work):
     """:func:`score_win` of a self-drawn win or (``self_drawn`` False) a win on a discard."""
     total, _, form, legal = score_one(
@@ -635,8 +637,9 @@ ALL_KINDS = np.int64((1 << 34) - 1)
 def all_pungs_need(counts, unseen, n_pungs, tmp, allowed):
     """Need of ``n_pungs`` pungs + a pair (碰碰和) among the kinds of the 34-bit mask
     ``allowed`` (the other held tiles are discards to come), solved exactly by a
-    small selection over the held kinds. A kind with fewer than 3 copies left
-    cannot become a pung. ``tmp``: uint8 scratch of 10 or more."""
+    small selection over the kinds; :data:`NO_NEED` when too few kinds have the
+    copies left (held + unseen: 3 for a pung, 2 for the pair). ``tmp``: uint8
+    scratch of 10 or more."""
     # best[k, p]: most held tiles covered by k pungs and p pairs among the kinds
     # seen so far, kept plus one in tmp[2k + p] (0: none; no allocation per call)
     for i in range(10):
@@ -644,10 +647,10 @@ def all_pungs_need(counts, unseen, n_pungs, tmp, allowed):
     tmp[0] = 1
     for t in range(34):
         c = np.int64(counts[t])
-        if c == 0 or not (allowed >> t) & 1:
+        can2 = c + unseen[t] >= 2
+        if not can2 or not (allowed >> t) & 1:
             continue
         can3 = c + unseen[t] >= 3
-        can2 = c + unseen[t] >= 2
         for k in range(n_pungs, -1, -1):
             for p in range(1, -1, -1):
                 cur = np.int64(tmp[2 * k + p]) - 1
@@ -656,10 +659,9 @@ def all_pungs_need(counts, unseen, n_pungs, tmp, allowed):
                 if p > 0 and can2 and tmp[2 * k] > 0:
                     cur = max(cur, np.int64(tmp[2 * k]) - 1 + min(c, 2))
                 tmp[2 * k + p] = cur + 1
-    top = 0
-    for k in range(n_pungs + 1):
-        for p in range(2):
-            top = max(top, np.int64(tmp[2 * k + p]) - 1)
+    top = np.int64(tmp[2 * n_pungs + 1]) - 1
+    if top < 0:
+        return NO_NEED
     return 3 * n_pungs + 2 - top
 
 
@@ -1316,5 +1318,6 @@ def policy_context(
     ctx[CTX_FAN_PLANS] = bool(ruleset.kernel.FAN_PLANS)
     keys = {fan.key for fan in ruleset.fans}
     for slot, key in enumerate(PLAN_FANS, CTX_VALUES):
-        ctx[slot] = ruleset.points[ruleset.fan_id(key)] if key in keys else 0
+        key = next((k for k in (key, *PLAN_FAN_ALIASES.get(key, ())) if k in keys), None)
+        ctx[slot] = ruleset.points[ruleset.fan_id(key)] if key else 0
     return ctx

@@ -12,8 +12,10 @@ after which a legal win is nearest (:func:`mjstats.games.plans.exact_need`: exac
 when ready or one draw from ready, the nearest plan before), when it is strictly
 nearer than without the claim; else pass.
 
-Rulesets whose binding's ``FAN_PLANS`` is False (the plans are MCR's fans) play
-as ``efficiency``.
+The plans' values come from the ruleset's own table (a fan it lacks is worth 0),
+so a profile reaches them, and in a ruleset without a minimum (two-player) every
+complete hand is a plan and the discard keeps the most valuable plans at the
+smallest need.
 """
 
 from __future__ import annotations
@@ -52,8 +54,6 @@ def planner_own(view, acts, n_acts, pctx, tab, pw):
     for i in range(n_acts):
         if acts[i] // 64 == A_TSUMO:
             return acts[i]
-    if pctx[P.CTX_FAN_PLANS] == 0:
-        return efficiency_own(view, acts, n_acts, pctx, tab, pw)
     counts, melds, unseen, n = _own_hand(view, pw)
     choice = planner_discard(
         counts, melds, n, view[V_DRAWN], unseen, view[V_WALL_LEFT], pctx, tab, pw
@@ -103,8 +103,6 @@ def planner_response(view, acts, n_acts, pctx, tab, pw):
     for i in range(n_acts):
         if acts[i] // 64 == A_HU:
             return acts[i]
-    if pctx[P.CTX_FAN_PLANS] == 0:
-        return efficiency_response(view, acts, n_acts, pctx, tab, pw)
     counts, melds, unseen, n = _own_hand(view, pw)
     left = view[V_WALL_LEFT]
     bar = exact_need(counts, melds, n, unseen, left, pctx, tab, pw)

@@ -130,7 +130,8 @@ def all_types_need(counts, melds, n_melds, unseen, tmp):
     so the need is, over the choice of the pair's group, the sum of each group's
     missing tiles to its best block (a chow or a pung, or the pair). Exact for a
     hand of regular form; NO_NEED when two melds share a group. ``tmp``: uint8
-    scratch of 10 or more (each group's best set, then best pair, held).
+    scratch of 10 or more (each group's best set, then best pair: 1 + the tiles held
+    of it, 0 when the group has none the unseen copies allow).
 
     Examples
     --------
@@ -156,9 +157,9 @@ def all_types_need(counts, melds, n_melds, unseen, tmp):
         c = np.int64(counts[t])
         g = _group_of(t)
         if c + unseen[t] >= 3:
-            best_set[g] = max(best_set[g], min(c, 3))
+            best_set[g] = max(best_set[g], min(c, 3) + 1)
         if c + unseen[t] >= 2:
-            best_pair[g] = max(best_pair[g], min(c, 2))
+            best_pair[g] = max(best_pair[g], min(c, 2) + 1)
         if t < 27 and t % 9 <= 6:
             held = 0
             ok = True
@@ -166,7 +167,7 @@ def all_types_need(counts, melds, n_melds, unseen, tmp):
                 held += min(np.int64(counts[t + j]), 1)
                 ok = ok and counts[t + j] + unseen[t + j] >= 1
             if ok:
-                best_set[g] = max(best_set[g], held)
+                best_set[g] = max(best_set[g], held + 1)
     need = P.NO_NEED
     for eye in range(5):
         if (taken >> eye) & 1:
@@ -175,7 +176,11 @@ def all_types_need(counts, melds, n_melds, unseen, tmp):
         for g in range(5):
             if (taken >> g) & 1:
                 continue
-            total += 2 - np.int64(best_pair[g]) if g == eye else 3 - np.int64(best_set[g])
+            best = np.int64(best_pair[g]) if g == eye else np.int64(best_set[g])
+            if best == 0:
+                total = P.NO_NEED
+                break
+            total += (3 if g == eye else 4) - best
         need = min(need, total)
     return need
 
@@ -361,7 +366,7 @@ def plan_choice(counts, melds, n_melds, unseen, ctx, tab, work, need, plain):
                 targets[i], counts, melds, n_melds, unseen, ctx, tab, work[P.W_TMP], best + 1
             )
             if after <= best:
-                flex += 1
+                flex += targets[i, 3]
         counts[t] += 1
         aux[t] = flex
     return P.most_flexible(counts, n_melds, ctx[P.CTX_FORMS], tab, unseen, need, aux)
