@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from mjstats.games import discard_policies as P
 from mjstats.games.plans import exact_need, plan_need, planner_discard
-from mjstats.games.policies import _claim_apply, efficiency_own, efficiency_response
+from mjstats.games.policies import _claim_apply
 from mjstats.games.state import A_ANGANG, A_BUGANG, A_CHOW, A_DISCARD, A_HU, A_TSUMO, action
 from mjstats.games.views import V_DRAWN, V_LAST_TILE, V_WALL_LEFT, _own_hand
 from mjstats.kernels._jit import hjit

@@ -405,7 +405,10 @@ def exact_need(counts, melds, n_melds, unseen, draws_left, ctx, tab, work):
         tiles += counts[t]
     if tiles % 3 == 2:
         plain = P.discard_needs(counts, n_melds, forms, tab, work[P.W_NEED])
-        if P.near_ready_choice(counts, melds, n_melds, unseen, draws_left, ctx, tab, work, plain) >= 0:
+        if (
+            P.near_ready_choice(counts, melds, n_melds, unseen, draws_left, ctx, tab, work, plain)
+            >= 0
+        ):
             return plain
     else:
         plain = P.hand_need(counts, n_melds, forms, tab)
@@ -415,6 +418,9 @@ def exact_need(counts, melds, n_melds, unseen, draws_left, ctx, tab, work):
             if legal > 0:
                 return 1
         elif plain == 2 and draws_left >= 2:
-            if P._legal_ready_draws(counts, melds, n_melds, unseen, ctx, tab, work, work[P.W_AUX]) > 0:
+            if (
+                P._legal_ready_draws(counts, melds, n_melds, unseen, ctx, tab, work, work[P.W_AUX])
+                > 0
+            ):
                 return 2
     return plan_need(counts, melds, n_melds, unseen, ctx, tab, work)
