@@ -51,7 +51,12 @@ def test_invariants(policy, wall):
 @pytest.mark.parametrize("wall", WALLS)
 @pytest.mark.parametrize(
     ("policy", "n", "alike"),
-    [("random", 1_000_000, False), ("efficiency", 100_000, False), ("fan-aware", 100_000, False)],
+    [
+        ("random", 1_000_000, False),
+        ("efficiency", 100_000, False),
+        ("fan-aware", 100_000, False),
+        ("planner", 100_000, False),
+    ],
 )
 def test_invariants_large(policy, n, alike, wall):
     tally = check_games(scaled(n), 12, ruleset=MCR, policy=policy, wall=wall)

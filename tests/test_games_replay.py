@@ -135,7 +135,7 @@ def test_cli_replay_no_records_is_one_line_error(tmp_path, capsys, content):
     assert err.startswith("mjstats: error:") and len(err.strip().splitlines()) == 1
 
 
-@pytest.mark.parametrize("policy", ["efficiency", "random"])
+@pytest.mark.parametrize("policy", ["efficiency", "random", "planner"])
 def test_played_games_written_as_records_replay_and_check(tmp_path, policy):
     from mjstats.games import play_games
     from mjstats.records import check_records, read_botzone

@@ -31,15 +31,20 @@ def test_the_context_holds_the_tables_points(spec):
     ctx = P.policy_context(rs, P.FAN_AWARE, seat_wind=1, round_wind=0)
     for slot, key in enumerate(P.PLAN_FANS, P.CTX_VALUES):
         assert ctx[slot] == rs.points[rs.fan_id(key)], key
-    assert P.CTX_SIZE == P.CTX_VALUES + len(P.PLAN_FANS)
+    assert P.CTX_SIZE == P.CTX_DISCARD_WINS + 1 == P.CTX_VALUES + len(P.PLAN_FANS) + 1
 
 
 def test_a_ruleset_without_a_plan_fan_values_it_at_zero():
-    ctx = P.policy_context(get_ruleset("two-player"), P.EFFICIENCY)
-    keys = {f.key for f in get_ruleset("two-player").fans}
+    rs = get_ruleset("two-player")
+    ctx = P.policy_context(rs, P.EFFICIENCY)
+    keys = {f.key for f in rs.fans}
     for slot, key in enumerate(P.PLAN_FANS, P.CTX_VALUES):
-        if key not in keys:
+        alias = [k for k in P.PLAN_FAN_ALIASES.get(key, ()) if k in keys]
+        if key in keys or alias:
+            assert ctx[slot] == rs.points[rs.fan_id(key if key in keys else alias[0])], key
+        else:
             assert ctx[slot] == 0, key
+    assert ctx[P.V_TWO_DRAGON_PUNGS] == 6  # 双箭刻 under its two-player key
 
 
 def _targets(ctx, hand):

@@ -54,18 +54,19 @@ def command(policies, n_walls, seed, rotation, ruleset, wall, round_wind, chunk_
             checkpoint, resume, dask_address, threads, progress):  # fmt: skip
     """Duplicate match: the same walls, the policies rotated through the seats.
 
-    POLICIES are two or four built-in policies (random, efficiency, fan-aware;
-    the same one may come twice); two-seat rulesets take two. Every wall is
-    played once per seating, so the seats' luck cancels. Prints per policy its
+    POLICIES are two or four built-in policies (random, efficiency, fan-aware,
+    planner; the same one may come twice); two-seat rulesets take two. Every
+    wall is played once per seating, so the seats' luck cancels. Prints per policy its
     points a game with a paired 95% interval (over walls), its win, self-drawn
     and deal-in rates per game, and its claims (taken a game, and per chance).
 
     \b
     Examples:
       mjstats match fan-aware efficiency --n 2000          # one fan-aware against three
+      mjstats match planner fan-aware --n 20000 --wall botzone
       mjstats match fan-aware efficiency --rotation 2v2 --wall botzone
       mjstats match random efficiency fan-aware efficiency --n 1000
-      mjstats match efficiency random --ruleset two-player --n 5000
+      mjstats match planner efficiency --ruleset two-player --n 5000
       mjstats match fan-aware efficiency --n 100000 --checkpoint m.ckpt   # Ctrl-C, then:
       mjstats match fan-aware efficiency --n 100000 --checkpoint m.ckpt --resume
     """

@@ -473,7 +473,7 @@ def _check_dask(value: str | None) -> str | None:
     multiple=True,
     metavar="NAME",
     help="play: discard policy (efficiency, fan-aware) [default: efficiency]. games: the "
-    "seats' policy (random, efficiency, fan-aware), once for all or once per seat (four; "
+    "seats' policy (random, efficiency, fan-aware, planner), once for all or once per seat (four; "
     "two in two-player), East first.",
 )
 @click.option(

@@ -163,6 +163,11 @@ PLAN_FANS = (
     "two_dragons_pungs",
     "fully_concealed_hand",
     "self_drawn",
+    "pung_of_terminals_or_honors",
+    "melded_kong",
+    "concealed_kong",
+    "two_melded_kongs",
+    "all_types",
 )
 """The fans the fan-aware plans are worth: their points are read from the ruleset's
 table into the context (slots from :data:`CTX_VALUES`, in this order) by
@@ -189,8 +194,18 @@ CTX_VALUES = 8
     V_TWO_DRAGON_PUNGS,
     V_FULLY_CONCEALED,
     V_SELF_DRAWN,
+    V_TERMINAL_PUNG,
+    V_MELDED_KONG,
+    V_CONCEALED_KONG,
+    V_TWO_MELDED_KONGS,
+    V_ALL_TYPES,
 ) = range(CTX_VALUES, CTX_VALUES + len(PLAN_FANS))
-CTX_SIZE = CTX_VALUES + len(PLAN_FANS)
+#: other rulesets' keys of a fan of :data:`PLAN_FANS` (two-player's 双箭刻)
+PLAN_FAN_ALIASES = {"two_dragons_pungs": ("two_dragon_pungs",)}
+CTX_DISCARD_WINS = CTX_VALUES + len(PLAN_FANS)
+"""Opponents whose discards a ready hand may win on, for :func:`legal_outs` (0:
+self-drawn wins only, as ``fan-aware`` counts; the engine sets it for ``planner`` seats)."""
+CTX_SIZE = CTX_DISCARD_WINS + 1
 
 # work tuple slots
 W_NEED = 0  # int64 (34,): need after discarding each tile (NO_NEED where not held)
@@ -205,7 +220,7 @@ INFO_NEED = 0
 NO_NEED = 128
 """Need reported where a discard is impossible (tile not held) or no form is reachable."""
 
-MAX_TARGETS = 160
+MAX_TARGETS = 400
 
 _HONORS = np.int64(0x7F << 27)
 
@@ -368,9 +383,15 @@ def score_win(ctx, counts, melds, win_tile, last_of_kind, last_of_wall, work):
     Returns ``(total, form, legal)``; total is -1 when the hand is not
     complete. Fan counts go to ``work[W_FANS]``.
     """
+    return score_win_by(ctx, counts, melds, win_tile, True, last_of_kind, last_of_wall, work)
+
+
+@hjit  # not inlined: inlining it into score_win (inlined itself) trips numba's IR checks
+def score_win_by(ctx, counts, melds, win_tile, self_drawn, last_of_kind, last_of_wall, work):
+    """:func:`score_win` of a self-drawn win or (``self_drawn`` False) a win on a discard."""
     total, _, form, legal = score_one(
         ctx[CTX_RULESET], ctx[CTX_OPTS], ctx[CTX_MINIMUM], False, counts, melds, win_tile,
-        True, last_of_kind, False, last_of_wall, ctx[CTX_SEAT], ctx[CTX_ROUND], 0, 0,
+        self_drawn, last_of_kind, False, last_of_wall, ctx[CTX_SEAT], ctx[CTX_ROUND], 0, 0,
         work[W_SCORE], work[W_FANS],
     )  # fmt: skip
     return total, form, legal
@@ -546,6 +567,8 @@ T_ALL_PUNGS = 7
 T_CONCEALED_PUNGS = 8  # three concealed pungs + a set + a pair (三暗刻)
 T_CHOWS = 9  # param: row of _BODIES (three fixed chows + a set + a pair)
 T_HONOR_PUNGS = 10  # param: mask of honour kinds (bit h = tile 27 + h) that must be pungs
+T_ALL_TYPES = 11  # 五门齐 (the planner's plans, mjstats.games.plans)
+T_HALF_FLUSH_PUNGS = 12  # param: suit; 混一色 + 碰碰和 (the planner's plans)
 
 
 def _bodies() -> np.ndarray:
@@ -607,6 +630,41 @@ def _flush_need(counts, melds, n_melds, suit, half, tab, tmp):
     return hand_need(tmp, n_melds, REGULAR, tab)
 
 
+ALL_KINDS = np.int64((1 << 34) - 1)
+
+
+@hjit
+def all_pungs_need(counts, unseen, n_pungs, tmp, allowed):
+    """Need of ``n_pungs`` pungs + a pair (碰碰和) among the kinds of the 34-bit mask
+    ``allowed`` (the other held tiles are discards to come), solved exactly by a
+    small selection over the kinds; :data:`NO_NEED` when too few kinds have the
+    copies left (held + unseen: 3 for a pung, 2 for the pair). ``tmp``: uint8
+    scratch of 10 or more."""
+    # best[k, p]: most held tiles covered by k pungs and p pairs among the kinds
+    # seen so far, kept plus one in tmp[2k + p] (0: none; no allocation per call)
+    for i in range(10):
+        tmp[i] = 0
+    tmp[0] = 1
+    for t in range(34):
+        c = np.int64(counts[t])
+        can2 = c + unseen[t] >= 2
+        if not can2 or not (allowed >> t) & 1:
+            continue
+        can3 = c + unseen[t] >= 3
+        for k in range(n_pungs, -1, -1):
+            for p in range(1, -1, -1):
+                cur = np.int64(tmp[2 * k + p]) - 1
+                if k > 0 and can3 and tmp[2 * k - 2 + p] > 0:
+                    cur = max(cur, np.int64(tmp[2 * k - 2 + p]) - 1 + min(c, 3))
+                if p > 0 and can2 and tmp[2 * k] > 0:
+                    cur = max(cur, np.int64(tmp[2 * k]) - 1 + min(c, 2))
+                tmp[2 * k + p] = cur + 1
+    top = np.int64(tmp[2 * n_pungs + 1]) - 1
+    if top < 0:
+        return NO_NEED
+    return 3 * n_pungs + 2 - top
+
+
 @hjit
 def _pungs_need(counts, unseen, n_pungs, tab, tmp, all_pungs):
     """Need of ``n_pungs`` pungs + the remaining sets + a pair.
@@ -618,30 +676,7 @@ def _pungs_need(counts, unseen, n_pungs, tab, tmp, all_pungs):
     exact need. A kind with fewer than 3 copies left cannot become a pung.
     """
     if all_pungs:
-        # best[k, p]: most held tiles covered by k pungs and p pairs among the kinds
-        # seen so far, kept plus one in tmp[2k + p] (0: none; no allocation per call)
-        for i in range(10):
-            tmp[i] = 0
-        tmp[0] = 1
-        for t in range(34):
-            c = np.int64(counts[t])
-            if c == 0:
-                continue
-            can3 = c + unseen[t] >= 3
-            can2 = c + unseen[t] >= 2
-            for k in range(n_pungs, -1, -1):
-                for p in range(1, -1, -1):
-                    cur = np.int64(tmp[2 * k + p]) - 1
-                    if k > 0 and can3 and tmp[2 * k - 2 + p] > 0:
-                        cur = max(cur, np.int64(tmp[2 * k - 2 + p]) - 1 + min(c, 3))
-                    if p > 0 and can2 and tmp[2 * k] > 0:
-                        cur = max(cur, np.int64(tmp[2 * k]) - 1 + min(c, 2))
-                    tmp[2 * k + p] = cur + 1
-        top = 0
-        for k in range(n_pungs + 1):
-            for p in range(2):
-                top = max(top, np.int64(tmp[2 * k + p]) - 1)
-        return 3 * n_pungs + 2 - top
+        return all_pungs_need(counts, unseen, n_pungs, tmp, ALL_KINDS)
     for t in range(34):
         tmp[t] = counts[t]
     missing = 0
@@ -830,6 +865,26 @@ def _add_target(targets, n, kind, param, need, value):
 def _collect_targets(counts, melds, n_melds, unseen, ctx, tab, plain_need, targets, work, first):
     """Fill ``targets`` with the fan targets that guarantee a legal win; returns (count, best need).
 
+    The targets of ``fan-aware``: :func:`collect_targets_beside` with nothing
+    counted beside them (each target reaches the minimum on its own)."""
+    return collect_targets_beside(
+        counts, melds, n_melds, unseen, ctx, tab, plain_need, targets, work, first, 0, 0
+    )
+
+
+@hjit
+def collect_targets_beside(
+    counts, melds, n_melds, unseen, ctx, tab, plain_need, targets, work, first, fixed, honours
+):
+    """Fill ``targets`` with the fan targets that, with ``fixed`` fans sure beside
+    them, guarantee a legal win; returns (count, best need).
+
+    ``fixed``: fans every completion scores anyway (the planner counts those of the
+    melds, :func:`mjstats.games.plans.meld_fans`); ``honours``: the honour kinds
+    (bit h = tile 27 + h) whose pungs are already in ``fixed`` (no honour target
+    counts them again). With ``fixed`` and the base reaching the minimum, the
+    plain hand (row 0) is a sure plan at the plain need itself.
+
     A target is kept when its fan value plus the base of every solitaire win
     reaches the minimum: 不求人 for a hand without exposed melds, 自摸 otherwise
     (all wins are self-drawn; points from the context, :data:`PLAN_FANS`).
@@ -848,10 +903,11 @@ def _collect_targets(counts, melds, n_melds, unseen, ctx, tab, plain_need, targe
         if melds[i, 0] == 1:
             pungs_only = False
     base = ctx[V_FULLY_CONCEALED] if exposed == 0 else ctx[V_SELF_DRAWN]  # 不求人, 自摸
+    base += fixed
     tmp = work[W_TMP]
     n = 0
-    best = plain_need + 1
-    n = _add_target(targets, n, T_PLAIN, 0, plain_need + 1, 0)
+    best = plain_need + 1 if base < minimum else plain_need
+    n = _add_target(targets, n, T_PLAIN, 0, best, fixed)
     for s in range(3):
         if ctx[V_FULL_FLUSH] + base >= minimum:
             need = _flush_need(counts, melds, n_melds, s, False, tab, tmp)
@@ -924,6 +980,8 @@ def _collect_targets(counts, melds, n_melds, unseen, ctx, tab, plain_need, targe
             best = min(best, need)
     # honour pungs: single kinds, and pairs of kinds neither of which is enough alone
     for h1 in range(7):
+        if (honours >> h1) & 1:
+            continue
         v1 = _honor_value(h1, ctx)
         if v1 + base >= minimum:
             need = _honor_pungs_need(counts, melds, n_melds, unseen, 1 << h1, tab, tmp)
@@ -934,6 +992,8 @@ def _collect_targets(counts, melds, n_melds, unseen, ctx, tab, plain_need, targe
                 best = min(best, need)
             continue
         for h2 in range(h1 + 1, 7):
+            if (honours >> h2) & 1:
+                continue
             v2 = _honor_value(h2, ctx)
             if v2 + base >= minimum:
                 continue
@@ -955,7 +1015,10 @@ def legal_outs(counts, melds, n_melds, waits, unseen, ctx, work):
 
     Returns ``(legal copies, sum over them of copies x fan total)``. Scores
     ``counts + w`` for every waiting tile ``w`` with unseen copies (和绝张 set when
-    the other three copies are visible; 妙手回春 not assumed).
+    the other three copies are visible; 妙手回春 not assumed). With
+    ``ctx[CTX_DISCARD_WINS]`` = d > 0 (the planner's), a copy also counts d times
+    more when the win on it is legal on a discard: d opponents discard for each
+    tile the hand draws.
     """
     legal = 0
     fan_copies = 0
@@ -965,10 +1028,17 @@ def legal_outs(counts, melds, n_melds, waits, unseen, ctx, work):
         counts[w] += 1
         visible = 4 - unseen[w] - np.int64(counts[w]) + 1
         total, _, is_legal = score_win(ctx, counts, melds, w, visible == 3, False, work)
-        counts[w] -= 1
         if is_legal:
             legal += unseen[w]
             fan_copies += unseen[w] * total
+        if ctx[CTX_DISCARD_WINS]:
+            total, _, is_legal = score_win_by(
+                ctx, counts, melds, w, False, visible == 3, False, work
+            )
+            if is_legal:
+                legal += ctx[CTX_DISCARD_WINS] * unseen[w]
+                fan_copies += ctx[CTX_DISCARD_WINS] * unseen[w] * total
+        counts[w] -= 1
     return legal, fan_copies
 
 
@@ -1067,7 +1137,6 @@ def _target_choice(counts, melds, n_melds, unseen, ctx, tab, work, need, plain):
     n_t, best = _collect_targets(
         counts, melds, n_melds, unseen, ctx, tab, plain, targets, work, False
     )
-    top_flex = 0
     for t in range(34):
         aux[t] = 0
         if counts[t] == 0:
@@ -1089,7 +1158,18 @@ def _target_choice(counts, melds, n_melds, unseen, ctx, tab, work, need, plain):
                 flex += 1
         counts[t] += 1
         aux[t] = flex
-        top_flex = max(top_flex, flex)
+    return most_flexible(counts, n_melds, forms, tab, unseen, need, aux)
+
+
+@jit
+def most_flexible(counts, n_melds, forms, tab, unseen, need, aux):
+    """Among the held tiles, the discard with the most plans kept (``aux[t]``),
+    then the lowest need (``need[t]``), then the most unseen useful copies, then
+    :data:`DISCARD_ORDER`; returns (tile, its need). Overwrites ``aux`` and ``need``."""
+    top_flex = 0
+    for t in range(34):
+        if counts[t]:
+            top_flex = max(top_flex, aux[t])
     # candidates: most plans kept, then the lowest plain need, then the most useful copies
     low = NO_NEED
     for t in range(34):
@@ -1108,6 +1188,20 @@ def _target_choice(counts, melds, n_melds, unseen, ctx, tab, work, need, plain):
         need[t] = low if aux[t] == -1 else NO_NEED
     choice, _ = _most_useful(counts, n_melds, forms, tab, unseen, need, low)
     return choice, low
+
+
+@jit
+def near_ready_choice(counts, melds, n_melds, unseen, draws_left, ctx, tab, work, plain):
+    """Steps 1 and 2 of :func:`fan_aware` (``plain``: the least need over the discards,
+    ``work[W_NEED]`` the need after each): the ready discard with the most legal
+    winning copies, or one step from ready the discard with the best two-draw
+    look-ahead; -1 when neither applies."""
+    need = work[W_NEED]
+    if plain == 1:
+        return _ready_choice(counts, melds, n_melds, unseen, ctx, tab, work, need)
+    if plain == 2 and draws_left >= 2:
+        return _lookahead_choice(counts, melds, n_melds, unseen, ctx, tab, work, need)
+    return -1
 
 
 @jit
@@ -1168,11 +1262,7 @@ def fan_aware(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, work)
         return efficiency(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, work)
     need = work[W_NEED]
     plain = discard_needs(counts, n_melds, ctx[CTX_FORMS], tab, need)
-    choice = -1
-    if plain == 1:
-        choice = _ready_choice(counts, melds, n_melds, unseen, ctx, tab, work, need)
-    elif plain == 2 and draws_left >= 2:
-        choice = _lookahead_choice(counts, melds, n_melds, unseen, ctx, tab, work, need)
+    choice = near_ready_choice(counts, melds, n_melds, unseen, draws_left, ctx, tab, work, plain)
     if choice >= 0:
         work[W_INFO][INFO_NEED] = plain
         return choice
@@ -1228,5 +1318,6 @@ def policy_context(
     ctx[CTX_FAN_PLANS] = bool(ruleset.kernel.FAN_PLANS)
     keys = {fan.key for fan in ruleset.fans}
     for slot, key in enumerate(PLAN_FANS, CTX_VALUES):
-        ctx[slot] = ruleset.points[ruleset.fan_id(key)] if key in keys else 0
+        key = next((k for k in (key, *PLAN_FAN_ALIASES.get(key, ())) if k in keys), None)
+        ctx[slot] = ruleset.points[ruleset.fan_id(key)] if key else 0
     return ctx

@@ -9,6 +9,7 @@ import numpy as np
 from numba import prange
 
 from mjstats.games import discard_policies as P
+from mjstats.games.planner import planner_own, planner_response
 from mjstats.games.policies import (
     choose,
     efficiency_own,
@@ -144,12 +145,12 @@ def wall_size(tiles, n_flowers):
 
 
 @ijit
-def _decide(user, eff, fan, slot, S, q, n, acts, view, gctx, pctx, tab, work, rng):
+def _decide(user, eff, fan, plan, slot, S, q, n, acts, view, gctx, pctx, tab, work, rng):
     """Seat ``q``'s policy picks one of ``acts[:n]`` from its view of ``S``; -1 when
     it returns an action not among them (seat and action kept in ``S[S_ERR_*]``).
 
-    ``eff``, ``fan``: the built-in policies' halves for the decision,
-    ``efficiency_own`` and ``fan_aware_own`` on the own turn (``slot`` 0), the
+    ``eff``, ``fan``, ``plan``: the built-in policies' halves for the decision,
+    ``efficiency_own``, ``fan_aware_own`` and ``planner_own`` on the own turn (``slot`` 0), the
     ``_response`` ones for an answer (``slot`` 4). Functions, not a flag, so that
     each of the loop's two call sites compiles only its own halves (the efficiency
     ones are inlined: a call passes the tables and the work tuple as 434 machine
@@ -165,11 +166,11 @@ def _decide(user, eff, fan, slot, S, q, n, acts, view, gctx, pctx, tab, work, rn
     elif policy != POLICY_RANDOM:  # the random policy looks at nothing
         make_own_view(S, q, view)
     if user is None:
-        a = choose(policy, eff, fan, view, acts, n, pctx[q], tab, work, rng)
+        a = choose(policy, eff, fan, plan, view, acts, n, pctx[q], tab, work, rng)
     elif policy == POLICY_USER:
         a = user[slot + q](view, acts, n, pctx[q], tab, work)
     else:
-        a = choose(policy, eff, fan, view, acts, n, pctx[q], tab, work, rng)
+        a = choose(policy, eff, fan, plan, view, acts, n, pctx[q], tab, work, rng)
     if policy == POLICY_RANDOM:  # acts[randbelow(n)]: listed by construction
         return a
     for i in range(n):
@@ -249,7 +250,7 @@ def play_game_user(
             else:
                 n = legal_own(S, acts)
                 a = _decide(
-                    user, efficiency_own, fan_aware_own, 0,
+                    user, efficiency_own, fan_aware_own, planner_own, 0,
                     S, p, n, acts, view, gctx, pctx, tab, work, rng,
                 )  # fmt: skip
                 if a < 0:
@@ -268,7 +269,7 @@ def play_game_user(
                 if n == 1:
                     continue
                 a = _decide(
-                    user, efficiency_response, fan_aware_response, 4,
+                    user, efficiency_response, fan_aware_response, planner_response, 4,
                     S, q, n, acts, view, gctx, pctx, tab, work, rng,
                 )  # fmt: skip
                 if a < 0:

@@ -18,6 +18,7 @@ from mjstats.games.state import (
     A_PUNG,
     A_TSUMO,
     POLICY_FAN_AWARE,
+    POLICY_PLANNER,
     POLICY_RANDOM,
     action,
 )
@@ -224,15 +225,18 @@ def fan_aware_response(view, acts, n_acts, pctx, tab, pw):
 
 
 @ijit
-def choose(policy, efficiency, fan_aware, view, acts, n_acts, pctx, tab, pw, rng):
+def choose(policy, efficiency, fan_aware, planner, view, acts, n_acts, pctx, tab, pw, rng):
     """Built-in policy ``policy`` (``POLICY_*``) picks one of ``acts[:n_acts]``:
-    ``efficiency`` and ``fan_aware`` are those policies' halves for the decision
-    (``efficiency_own`` and ``fan_aware_own`` on the own turn, the ``_response``
+    ``efficiency``, ``fan_aware`` and ``planner`` are those policies' halves for the
+    decision (``efficiency_own``, ``fan_aware_own`` and
+    :func:`mjstats.games.planner.planner_own` on the own turn, the ``_response``
     ones for an answer)."""
     if policy == POLICY_RANDOM:
         return acts[draw_below(rng, n_acts)]
     if policy == POLICY_FAN_AWARE:
         return fan_aware(view, acts, n_acts, pctx, tab, pw)
+    if policy == POLICY_PLANNER:
+        return planner(view, acts, n_acts, pctx, tab, pw)
     return efficiency(view, acts, n_acts, pctx, tab, pw)
 
 

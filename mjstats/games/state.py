@@ -154,10 +154,12 @@ POLICY_RANDOM = 0
 POLICY_EFFICIENCY = 1
 POLICY_FAN_AWARE = 2
 POLICY_USER = 3  # the seat's user functions (play_games_custom), not a name
+POLICY_PLANNER = 4
 POLICY_IDS = {
     "random": POLICY_RANDOM,
     "efficiency": POLICY_EFFICIENCY,
     "fan-aware": POLICY_FAN_AWARE,
+    "planner": POLICY_PLANNER,
 }
 
 # error codes

@@ -15,7 +15,7 @@ from mjstats.bench.tasks.context import (
 from mjstats.games import play_games
 from mjstats.games.engine import POLICIES
 
-GAME_GOALS = {"random": 100_000, "efficiency": 20_000, "fan-aware": None}
+GAME_GOALS = {"random": 100_000, "efficiency": 20_000, "fan-aware": None, "planner": 2_000}
 """Games a second the four-player engine must reach on all cores (issue 17)."""
 
 RIICHI_PUBLISHED = {"riichienv-core": 1_595, "hydra": 2_398}
@@ -65,7 +65,11 @@ def task_games(ctx: Context) -> list[dict]:
             )
             continue
         # fan-aware scores every winning tile of its ready discards: far slower
-        n = {"random": 5 * n_eff, "fan-aware": max(8, n_eff // 10)}.get(policy, n_eff)
+        n = {
+            "random": 5 * n_eff,
+            "fan-aware": max(8, n_eff // 10),
+            "planner": max(8, n_eff // 10),
+        }.get(policy, n_eff)
 
         def ours(policy=policy, n=n):
             return play_games(n, ctx.seed, policy=policy)

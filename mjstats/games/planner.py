@@ -1,0 +1,130 @@
+"""The ``planner`` game policy (numba kernels on a seat's view): ``fan-aware``'s
+decisions over the plans of :mod:`mjstats.games.plans`, which count what the melds
+and the pairs of honours and terminals add to each fan target, so open hands have
+plans (混一色 + 碰碰和, 混一色 + 箭刻, 碰碰和 + 幺九刻, ...) and claims that bring them
+nearer are taken.
+
+Own turn: win when legal; a kong after which the nearest plan is no farther than
+after the chosen discard; else :func:`mjstats.games.plans.planner_discard`.
+
+Answer to a discard: win when legal; else the claim (chow, pung, exposed kong)
+after which a legal win is nearest (:func:`mjstats.games.plans.exact_need`: exact
+when ready or one draw from ready, the nearest plan before), when it is strictly
+nearer than without the claim; else pass.
+
+The plans' values come from the ruleset's own table (a fan it lacks is worth 0),
+so a profile reaches them, and in a ruleset without a minimum (two-player) every
+complete hand is a plan and the discard keeps the most valuable plans at the
+smallest need.
+"""
+
+from __future__ import annotations
+
+from mjstats.games import discard_policies as P
+from mjstats.games.plans import exact_need, plan_need, planner_discard
+from mjstats.games.policies import _claim_apply
+from mjstats.games.state import A_ANGANG, A_BUGANG, A_CHOW, A_DISCARD, A_HU, A_TSUMO, action
+from mjstats.games.views import V_DRAWN, V_LAST_TILE, V_WALL_LEFT, _own_hand
+from mjstats.kernels._jit import hjit
+
+PUNG_TIES = False
+
+
+@hjit
+def _acceptance(counts, n, unseen, pctx, tab):
+    """Unseen copies of the tiles that lower the need of a hand of 3k+1 tiles."""
+    _, mask = P.useful_one(counts, n, pctx[P.CTX_FORMS], tab)
+    ones, twos, fours = P.unseen_planes(unseen)
+    return P.mask_copies(mask, ones, twos, fours)
+
+
+@hjit
+def _acceptance_after_discard(counts, n, unseen, pctx, tab, pw):
+    """:func:`_acceptance` of a hand of 3k+2 tiles after its best discard (the
+    fewest shanten, then the most unseen useful copies)."""
+    need = pw[P.W_NEED]
+    low = P.discard_needs(counts, n, pctx[P.CTX_FORMS], tab, need)
+    _, copies = P._most_useful(counts, n, pctx[P.CTX_FORMS], tab, unseen, need, low)
+    return copies
+
+
+@hjit
+def planner_own(view, acts, n_acts, pctx, tab, pw):
+    """Own turn of the ``planner`` policy (see the module)."""
+    for i in range(n_acts):
+        if acts[i] // 64 == A_TSUMO:
+            return acts[i]
+    counts, melds, unseen, n = _own_hand(view, pw)
+    choice = planner_discard(
+        counts, melds, n, view[V_DRAWN], unseen, view[V_WALL_LEFT], pctx, tab, pw
+    )
+    kongs = False
+    for i in range(n_acts):
+        kind = acts[i] // 64
+        kongs = kongs or kind == A_ANGANG or kind == A_BUGANG
+    if not kongs:
+        return action(A_DISCARD, choice)
+    counts[choice] -= 1
+    best = plan_need(counts, melds, n, unseen, pctx, tab, pw)
+    counts[choice] += 1
+    for i in range(n_acts):
+        kind = acts[i] // 64
+        t = acts[i] % 64
+        if kind == A_ANGANG:
+            counts[t] -= 4
+            melds[n, 0] = 4
+            melds[n, 1] = t
+            need = plan_need(counts, melds, n + 1, unseen, pctx, tab, pw)
+            melds[n, 0] = 0
+            melds[n, 1] = 0
+            counts[t] += 4
+            if need <= best:
+                return acts[i]
+        elif kind == A_BUGANG:
+            counts[t] -= 1  # the pung becomes a kong: the meld count stays
+            for m in range(n):
+                if melds[m, 0] == 2 and melds[m, 1] == t:
+                    melds[m, 0] = 3
+            need = plan_need(counts, melds, n, unseen, pctx, tab, pw)
+            for m in range(n):
+                if melds[m, 0] == 3 and melds[m, 1] == t:
+                    melds[m, 0] = 2
+            counts[t] += 1
+            if need <= best:
+                return acts[i]
+    return action(A_DISCARD, choice)
+
+
+@hjit
+def planner_response(view, acts, n_acts, pctx, tab, pw):
+    """Answer of the ``planner`` policy (see the module)."""
+    if n_acts == 1:
+        return acts[0]
+    for i in range(n_acts):
+        if acts[i] // 64 == A_HU:
+            return acts[i]
+    counts, melds, unseen, n = _own_hand(view, pw)
+    left = view[V_WALL_LEFT]
+    bar = exact_need(counts, melds, n, unseen, left, pctx, tab, pw)
+    choice = acts[0]
+    t = view[V_LAST_TILE]
+    for i in range(1, n_acts):
+        _claim_apply(counts, melds, n, acts[i], t, -1)
+        need = exact_need(counts, melds, n + 1, unseen, left, pctx, tab, pw)
+        _claim_apply(counts, melds, n, acts[i], t, 1)
+        tie = (
+            PUNG_TIES
+            and acts[i] // 64 != A_CHOW
+            and choice == acts[0]
+            and need == bar
+            and need < P.NO_NEED
+        )
+        if tie:
+            _claim_apply(counts, melds, n, acts[i], t, -1)
+            after = _acceptance_after_discard(counts, n + 1, unseen, pctx, tab, pw)
+            _claim_apply(counts, melds, n, acts[i], t, 1)
+            tie = after > _acceptance(counts, n, unseen, pctx, tab)
+        if need < bar or tie:
+            bar = need
+            choice = acts[i]
+    return choice

@@ -1,0 +1,426 @@
+"""The planner's plans: fan targets that reach the minimum together with what the
+hand already holds (numba kernels on a policy's copy of its hand).
+
+``fan-aware`` counts a fan target as a plan only when the target reaches the
+minimum on its own with the base of a solitaire win (不求人 for a concealed hand,
+自摸 once a meld is exposed). That leaves an open hand almost no plan: 混一色 (6),
+碰碰和 (6), 三色三步高 (6) and a pung of a dragon (2) are each short of 8 with 自摸,
+so a pung is taken only for a full flush or a straight, and strong players' open
+hands (混一色 + 碰碰和, 混一色 + 箭刻, 碰碰和 + 幺九刻, ...) never come up.
+
+The planner's plans add, exactly from the ruleset's table (the context's
+:data:`~mjstats.games.discard_policies.PLAN_FANS` points):
+
+* the fans the **melds** guarantee (:func:`meld_fans`: 箭刻 / 双箭刻, 门风刻, 圈风刻,
+  幺九刻, 明杠, 暗杠), which every completion of the hand scores; a target counts them
+  beside its own value, and the plain hand is a sure plan once they and the base
+  reach the minimum;
+* **pung add-ons**: a pair (or concealed pung) of an honour or a terminal made a
+  pung beside any target (the pung's fan added to the target's, its missing copies
+  to the need). This is how 混一色 + 箭刻, 碰碰和 + 幺九刻 or 三色三步高 + 门风刻 reach
+  the minimum.
+
+Each plan is a row of the target table (``W_TARGET``: kind, parameter, need,
+value) as :func:`~mjstats.games.discard_policies.collect_targets_beside` writes
+it; an add-on's kind is kept in the parameter's high bits (:data:`ADDON_SHIFT`),
+and a plain row's parameter is 1 when it is a sure plan.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mjstats.games import discard_policies as P
+from mjstats.kernels._jit import hjit, ijit
+
+ADDON_SHIFT = 8
+"""A plan's parameter ``param | (addon tile + 1) << ADDON_SHIFT`` (0: no add-on)."""
+
+VIRTUAL_PUNG = 4
+"""Meld kind of an add-on's pung in the policy's copy of the hand: the concealed
+kind, so the hand's base stays that of the melds really exposed (a pung made of a
+pair may be drawn, not claimed)."""
+
+
+@ijit
+def _is_terminal_or_honour(t):
+    return t >= 27 or t % 9 == 0 or t % 9 == 8
+
+
+@ijit
+def pung_fans(t, dragons_before, ctx):
+    """Fans a pung of tile ``t`` adds to a hand that already holds pungs of
+    ``dragons_before`` dragons: 箭刻 (the second dragon turns two 箭刻 into 双箭刻),
+    门风刻 + 圈风刻 for the seat's and the round's wind, else 幺九刻 for an honour or a
+    terminal, 0 for a simple.
+
+    Examples
+    --------
+    >>> from mjstats.rulesets import get_ruleset
+    >>> ctx = P.policy_context(get_ruleset("mcr"), 0, seat_wind=1, round_wind=0)
+    >>> [int(pung_fans(t, 0, ctx)) for t in (31, 27, 28, 29, 8, 4)]
+    [2, 2, 2, 1, 1, 0]
+    >>> int(pung_fans(32, 1, ctx))  # 双箭刻 6 replaces 箭刻 2 + 2
+    4
+    """
+    if t >= 31:
+        if dragons_before == 1:
+            return ctx[P.V_TWO_DRAGON_PUNGS] - ctx[P.V_DRAGON_PUNG]
+        return ctx[P.V_DRAGON_PUNG]
+    if t >= 27:
+        v = P._honor_value(t - 27, ctx)
+        return v if v > 0 else ctx[P.V_TERMINAL_PUNG]
+    if t % 9 == 0 or t % 9 == 8:
+        return ctx[P.V_TERMINAL_PUNG]
+    return 0
+
+
+@ijit
+def meld_fans(melds, n_melds, ctx):
+    """Fans every completion of a hand with these melds scores: those of its pungs
+    and kongs (:func:`pung_fans`), 明杠 / 双明杠 for exposed kongs and 暗杠 for a
+    concealed one. Returns ``(fans, honours)``, ``honours`` the mask of the honour
+    kinds melded (bit h = tile 27 + h).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mjstats.rulesets import get_ruleset
+    >>> ctx = P.policy_context(get_ruleset("mcr"), 0)
+    >>> melds = np.array([[2, 31], [3, 8], [1, 0], [0, 0]], np.uint8)  # 中 pung, 9m kong, 123m
+    >>> fans, honours = meld_fans(melds, 3, ctx)
+    >>> int(fans), bin(honours)
+    (4, '0b10000')
+    """
+    fans = 0
+    honours = 0
+    dragons = 0
+    kongs = 0
+    for i in range(n_melds):
+        k = melds[i, 0]
+        if k < 2:
+            continue
+        t = np.int64(melds[i, 1])
+        fans += pung_fans(t, dragons, ctx)
+        if t >= 27:
+            honours |= 1 << (t - 27)
+        if t >= 31:
+            dragons += 1
+        if k == 4:
+            fans += ctx[P.V_CONCEALED_KONG]
+        elif k == 3:
+            kongs += 1
+    if kongs == 1:
+        fans += ctx[P.V_MELDED_KONG]
+    elif kongs > 1:
+        fans += ctx[P.V_TWO_MELDED_KONGS]
+    return fans, honours
+
+
+@ijit
+def _group_of(t):
+    """五门齐's groups: 0-2 the suits, 3 the winds, 4 the dragons."""
+    return t // 9 if t < 27 else (3 if t < 31 else 4)
+
+
+@hjit
+def all_types_need(counts, melds, n_melds, unseen, tmp):
+    """Need of 五门齐 (a set or the pair in each suit, in the winds and in the
+    dragons): four sets and a pair over five groups is exactly one block a group,
+    so the need is, over the choice of the pair's group, the sum of each group's
+    missing tiles to its best block (a chow or a pung, or the pair). Exact for a
+    hand of regular form; NO_NEED when two melds share a group. ``tmp``: uint8
+    scratch of 10 or more (each group's best set, then best pair: 1 + the tiles held
+    of it, 0 when the group has none the unseen copies allow).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mjstats.tiles import parse_tiles
+    >>> hand = parse_tiles("123m55p789s11z66z3m")  # 13 tiles, two draws from 五门齐
+    >>> unseen = (4 - hand).astype(np.int64)
+    >>> int(all_types_need(hand, np.zeros((4, 2), np.uint8), 0, unseen, np.zeros(34, np.uint8)))
+    2
+    """
+    taken = 0
+    for i in range(n_melds):
+        g = _group_of(np.int64(melds[i, 1]))
+        if (taken >> g) & 1:
+            return P.NO_NEED
+        taken |= 1 << g
+    best_set = tmp[:5]
+    best_pair = tmp[5:10]
+    for g in range(5):
+        best_set[g] = 0
+        best_pair[g] = 0
+    for t in range(34):
+        c = np.int64(counts[t])
+        g = _group_of(t)
+        if c + unseen[t] >= 3:
+            best_set[g] = max(best_set[g], min(c, 3) + 1)
+        if c + unseen[t] >= 2:
+            best_pair[g] = max(best_pair[g], min(c, 2) + 1)
+        if t < 27 and t % 9 <= 6:
+            held = 0
+            ok = True
+            for j in range(3):
+                held += min(np.int64(counts[t + j]), 1)
+                ok = ok and counts[t + j] + unseen[t + j] >= 1
+            if ok:
+                best_set[g] = max(best_set[g], held + 1)
+    need = P.NO_NEED
+    for eye in range(5):
+        if (taken >> eye) & 1:
+            continue
+        total = 0
+        for g in range(5):
+            if (taken >> g) & 1:
+                continue
+            best = np.int64(best_pair[g]) if g == eye else np.int64(best_set[g])
+            if best == 0:
+                total = P.NO_NEED
+                break
+            total += (3 if g == eye else 4) - best
+        need = min(need, total)
+    return need
+
+
+@hjit
+def half_flush_pungs_need(counts, melds, n_melds, unseen, suit, tmp):
+    """Need of 混一色 + 碰碰和 in ``suit``: every set a pung of the suit or of the
+    honours (:func:`~mjstats.games.discard_policies.all_pungs_need` on those kinds);
+    NO_NEED when a meld is a chow or lies outside them.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mjstats.tiles import parse_tiles
+    >>> hand = parse_tiles("1115599m11z666z5p")  # 55m and 99m want a copy each
+    >>> unseen = (4 - hand).astype(np.int64)
+    >>> need = half_flush_pungs_need(hand, np.zeros((4, 2), np.uint8), 0, unseen, 0,
+    ...                              np.zeros(34, np.uint8))
+    >>> int(need)
+    2
+    """
+    allowed = (np.int64(0x1FF) << (9 * suit)) | P._HONORS
+    for i in range(n_melds):
+        if melds[i, 0] == 1:
+            return P.NO_NEED
+    if not P._meld_tiles_in(melds, n_melds, allowed):
+        return P.NO_NEED
+    return P.all_pungs_need(counts, unseen, 4 - n_melds, tmp, allowed)
+
+
+@hjit
+def _collect_beside(counts, melds, n_melds, unseen, ctx, tab, plain, rows, work, fixed, honours):
+    """:func:`~mjstats.games.discard_policies.collect_targets_beside` and 五门齐."""
+    k, best = P.collect_targets_beside(
+        counts, melds, n_melds, unseen, ctx, tab, plain, rows, work, False, fixed, honours
+    )
+    exposed = 0
+    for i in range(n_melds):
+        exposed += melds[i, 0] != VIRTUAL_PUNG
+    base = ctx[P.V_FULLY_CONCEALED] if exposed == 0 else ctx[P.V_SELF_DRAWN]
+    if not (ctx[P.CTX_FORMS] & P.REGULAR):
+        return k, best
+    both = ctx[P.V_HALF_FLUSH] + ctx[P.V_ALL_PUNGS]
+    if both + fixed + base >= ctx[P.CTX_MINIMUM]:
+        for s in range(3):
+            need = half_flush_pungs_need(counts, melds, n_melds, unseen, s, work[P.W_TMP])
+            if need <= best:
+                k = P._add_target(rows, k, P.T_HALF_FLUSH_PUNGS, s, need, both)
+                best = need
+    if ctx[P.V_ALL_TYPES] + fixed + base >= ctx[P.CTX_MINIMUM]:
+        need = all_types_need(counts, melds, n_melds, unseen, work[P.W_TMP])
+        if need <= best:
+            k = P._add_target(rows, k, P.T_ALL_TYPES, 0, need, ctx[P.V_ALL_TYPES])
+            best = need
+    return k, best
+
+
+@hjit
+def collect_plans(counts, melds, n_melds, unseen, ctx, tab, plain_need, targets, work):
+    """Fill ``targets`` with the planner's plans (see the module); returns (count, best need).
+
+    ``counts``/``melds`` are restored on return (an add-on's pung is set in the
+    free meld slot and taken out again).
+    """
+    fixed, honours = meld_fans(melds, n_melds, ctx)
+    k, best = _collect_beside(
+        counts, melds, n_melds, unseen, ctx, tab, plain_need, targets, work, fixed, honours
+    )
+    if n_melds >= 4:
+        return k, best
+    forms = ctx[P.CTX_FORMS]
+    dragons = 0
+    for h in range(4, 7):
+        dragons += (honours >> h) & 1
+    for x in range(34):
+        c = np.int64(counts[x])
+        if c < 2 or not _is_terminal_or_honour(x) or c + unseen[x] < 3:
+            continue
+        take = min(c, 3)
+        missing = 3 - take
+        if missing > best:
+            continue
+        counts[x] -= take
+        melds[n_melds, 0] = VIRTUAL_PUNG
+        melds[n_melds, 1] = x
+        v = pung_fans(x, dragons, ctx)
+        more = honours | (1 << (x - 27)) if x >= 27 else honours
+        plain = P.hand_need(counts, n_melds + 1, forms, tab)
+        rows = targets[k:]
+        m, _ = _collect_beside(
+            counts, melds, n_melds + 1, unseen, ctx, tab, plain, rows, work, fixed + v, more
+        )
+        melds[n_melds, 0] = 0
+        melds[n_melds, 1] = 0
+        counts[x] += take
+        # keep the add-on's rows that reach the best need so far
+        kept = 0
+        for i in range(m):
+            need = rows[i, 2] + missing
+            if need > best:
+                continue
+            best = min(best, need)
+            for j in range(4):
+                rows[kept, j] = rows[i, j]
+            rows[kept, 1] = rows[i, 1] | ((x + 1) << ADDON_SHIFT)
+            rows[kept, 2] = need
+            kept += 1
+        k += kept
+    return k, best
+
+
+@hjit
+def plan_row_need(row, counts, melds, n_melds, unseen, ctx, tab, tmp, bound):
+    """Need of plan ``row`` (a row of :func:`collect_plans`) for the hand in
+    ``counts``/``melds`` (after a discard, say); :data:`~mjstats.games.discard_policies.NO_NEED`
+    when the hand cannot make it, a value ``>= bound`` when pruned."""
+    kind = row[0]
+    param = row[1] & ((1 << ADDON_SHIFT) - 1)
+    addon = row[1] >> ADDON_SHIFT
+    forms = ctx[P.CTX_FORMS]
+    missing = 0
+    n = n_melds
+    x = addon - 1
+    take = 0
+    if addon:
+        c = np.int64(counts[x])
+        if c + unseen[x] < 3:
+            return P.NO_NEED
+        take = min(c, 3)
+        missing = 3 - take
+        counts[x] -= take
+        melds[n, 0] = VIRTUAL_PUNG
+        melds[n, 1] = x
+        n += 1
+    if kind == P.T_PLAIN:
+        need = P.hand_need(counts, n, forms, tab) + (0 if param == 1 else 1)
+    elif kind == P.T_HALF_FLUSH_PUNGS:
+        need = half_flush_pungs_need(counts, melds, n, unseen, param, tmp)
+    elif kind == P.T_ALL_TYPES:
+        need = all_types_need(counts, melds, n, unseen, tmp)
+    else:
+        need = P._target_need(kind, param, counts, melds, n, unseen, forms, bound, tab, tmp)
+    if addon:
+        melds[n - 1, 0] = 0
+        melds[n - 1, 1] = 0
+        counts[x] += take
+    return need + missing
+
+
+@hjit
+def plan_need(counts, melds, n_melds, unseen, ctx, tab, work):
+    """The smallest need of a plan of the hand (a plain row only when sure);
+    :data:`~mjstats.games.discard_policies.NO_NEED` when it has none."""
+    plain = P.hand_need(counts, n_melds, ctx[P.CTX_FORMS], tab)
+    targets = work[P.W_TARGET]
+    k, _ = collect_plans(counts, melds, n_melds, unseen, ctx, tab, plain, targets, work)
+    best = P.NO_NEED
+    for i in range(k):
+        if targets[i, 0] == P.T_PLAIN and targets[i, 1] & 0xFF != 1:
+            continue
+        best = min(best, targets[i, 2])
+    return best
+
+
+@hjit
+def plan_choice(counts, melds, n_melds, unseen, ctx, tab, work, need, plain):
+    """The discard that keeps the most plans of :func:`collect_plans` at the smallest
+    need (ties as :func:`~mjstats.games.discard_policies.fan_aware`'s targeting:
+    the lowest shanten, then the most unseen useful copies); returns (tile, need)."""
+    aux = work[P.W_AUX]
+    targets = work[P.W_TARGET]
+    n_t, best = collect_plans(counts, melds, n_melds, unseen, ctx, tab, plain, targets, work)
+    for t in range(34):
+        aux[t] = 0
+        if counts[t] == 0:
+            continue
+        flex = 0
+        counts[t] -= 1
+        for i in range(n_t):
+            if targets[i, 2] != best:
+                continue
+            after = plan_row_need(
+                targets[i], counts, melds, n_melds, unseen, ctx, tab, work[P.W_TMP], best + 1
+            )
+            if after <= best:
+                flex += targets[i, 3]
+        counts[t] += 1
+        aux[t] = flex
+    return P.most_flexible(counts, n_melds, ctx[P.CTX_FORMS], tab, unseen, need, aux)
+
+
+@hjit
+def planner_discard(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, work):
+    """The planner's discard: as :func:`~mjstats.games.discard_policies.fan_aware`
+    when ready or one step from ready (exact legal winning copies), else
+    :func:`plan_choice` over the planner's plans."""
+    need = work[P.W_NEED]
+    plain = P.discard_needs(counts, n_melds, ctx[P.CTX_FORMS], tab, need)
+    choice = P.near_ready_choice(counts, melds, n_melds, unseen, draws_left, ctx, tab, work, plain)
+    if choice >= 0:
+        work[P.W_INFO][P.INFO_NEED] = plain
+        return choice
+    choice, low = plan_choice(counts, melds, n_melds, unseen, ctx, tab, work, need, plain)
+    work[P.W_INFO][P.INFO_NEED] = low
+    return choice
+
+
+@hjit
+def exact_need(counts, melds, n_melds, unseen, draws_left, ctx, tab, work):
+    """The draws the hand still needs to a legal win: exact (every winning tile
+    scored) when it is ready or one draw from ready, else :func:`plan_need`.
+
+    A hand of 3k+1 tiles is ready with a legal winning tile (1), or one draw from
+    a ready hand with one (2: :func:`~mjstats.games.discard_policies._legal_ready_draws`);
+    a hand of 3k+2 tiles (after a claim) is judged after its best discard
+    (:func:`~mjstats.games.discard_policies.near_ready_choice`). A near-ready hand
+    without a legal win in reach falls to its plans.
+    """
+    forms = ctx[P.CTX_FORMS]
+    tiles = 0
+    for t in range(34):
+        tiles += counts[t]
+    if tiles % 3 == 2:
+        plain = P.discard_needs(counts, n_melds, forms, tab, work[P.W_NEED])
+        if (
+            P.near_ready_choice(counts, melds, n_melds, unseen, draws_left, ctx, tab, work, plain)
+            >= 0
+        ):
+            return plain
+    else:
+        plain = P.hand_need(counts, n_melds, forms, tab)
+        if plain == 1:
+            _, waits = P.useful_one(counts, n_melds, forms, tab)
+            legal, _ = P.legal_outs(counts, melds, n_melds, waits, unseen, ctx, work)
+            if legal > 0:
+                return 1
+        elif plain == 2 and draws_left >= 2:
+            if (
+                P._legal_ready_draws(counts, melds, n_melds, unseen, ctx, tab, work, work[P.W_AUX])
+                > 0
+            ):
+                return 2
+    return plan_need(counts, melds, n_melds, unseen, ctx, tab, work)

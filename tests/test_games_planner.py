@@ -1,0 +1,157 @@
+"""The ``planner`` game policy (issue 32, item 4) and its plans (mjstats.games.plans).
+
+Every game it plays keeps the engine's invariants and every win is legal (an
+illegal claim or discard would stop the games with a ``GameError``); the needs of
+its two new fan targets equal a plain enumeration of their blocks; it pungs where
+a pung opens 混一色 + 碰碰和 and passes a chow that breaks it; the other built-in
+policies are unchanged (benchmarks/games_fingerprint.py).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from conftest import scaled
+from games_invariants import check_played
+
+from mjstats.games import discard_policies as P
+from mjstats.games import play_games
+from mjstats.games.planner import planner_response
+from mjstats.games.plans import all_types_need, half_flush_pungs_need
+from mjstats.games.policies import fan_aware_response, new_work
+from mjstats.games.state import A_CHOW, A_PASS, A_PUNG, action
+from mjstats.games.views import N_VIEW, V_HAND, V_LAST_TILE, V_SEAT, V_UNSEEN, V_WALL_LEFT
+from mjstats.kernels.decompose import suit_table
+from mjstats.kernels.tables import get_tables
+from mjstats.rules import get_ruleset
+from mjstats.tiles import parse_tiles
+
+MCR = get_ruleset("mcr")
+INF = 10**6
+
+
+@pytest.mark.parametrize("wall", ["shared", "botzone"])
+def test_planner_invariants_and_every_win_legal(wall):
+    g, fans, final = play_games(scaled(300), 41, policy="planner", wall=wall, check=True,
+                                keep_state=True)  # fmt: skip
+    check_played(g, fans, final, MCR)
+    assert (g.winner >= 0).mean() > 0.4
+
+
+def test_planner_mixed_table_and_two_player():
+    g, _ = play_games(scaled(200), 3, policy=["planner", "fan-aware", "efficiency", "random"])
+    assert int(g[["score0", "score1", "score2", "score3"]].sum(axis=1).abs().max()) == 0
+    g2, _ = play_games(scaled(200), 3, ruleset="two-player", policy=["planner", "efficiency"])
+    assert len(g2) == scaled(200)
+
+
+# ---------------------------------------------------------------- brute-force needs
+def _random_hand(rng, n_tiles):
+    """A random concealed hand and random unseen copies (some kinds dead)."""
+    pool = np.repeat(np.arange(34), 4)
+    counts = np.bincount(rng.choice(pool, n_tiles, replace=False), minlength=34).astype(np.uint8)
+    unseen = np.array([rng.integers(0, 5 - c) for c in counts], np.int64)
+    return counts, unseen
+
+
+def _missing(counts, unseen, block):
+    """Tiles missing to make ``block`` (a list of kinds, repeats allowed), or INF."""
+    need = 0
+    for t in set(block):
+        k = block.count(t)
+        if counts[t] + unseen[t] < k:
+            return INF
+        need += max(0, k - int(counts[t]))
+    return need
+
+
+def _group_blocks(group):
+    """Every set (pungs, and chows in a suit) and every pair of one of 五门齐's groups."""
+    kinds = range(9 * group, 9 * group + 9) if group < 3 else (range(27, 31) if group == 3
+                                                               else range(31, 34))  # fmt: skip
+    sets = [[t] * 3 for t in kinds]
+    if group < 3:
+        sets += [[t, t + 1, t + 2] for t in kinds if t % 9 <= 6]
+    return sets, [[t] * 2 for t in kinds]
+
+
+def _all_types_brute(counts, unseen):
+    best = INF
+    for eye in range(5):
+        total = 0
+        for g in range(5):
+            sets, pairs = _group_blocks(g)
+            total += min(_missing(counts, unseen, b) for b in (pairs if g == eye else sets))
+        best = min(best, total)
+    return best
+
+
+def _half_flush_pungs_brute(counts, unseen, suit):
+    kinds = list(range(9 * suit, 9 * suit + 9)) + list(range(27, 34))
+    best = INF
+    for pungs in itertools.combinations(kinds, 4):
+        cost = sum(_missing(counts, unseen, [t] * 3) for t in pungs)
+        if cost >= best:
+            continue
+        for eye in kinds:
+            if eye not in pungs:
+                best = min(best, cost + _missing(counts, unseen, [eye] * 2))
+    return best
+
+
+def test_all_types_and_half_flush_pungs_needs_equal_brute_force():
+    rng = np.random.default_rng(32)
+    melds = np.zeros((4, 2), np.uint8)
+    tmp = np.zeros(34, np.uint8)
+    for i in range(scaled(150)):
+        counts, unseen = _random_hand(rng, 13 + i % 2)
+        want = _all_types_brute(counts, unseen)
+        got = int(all_types_need(counts, melds, 0, unseen, tmp))
+        assert (got, i) == (min(want, P.NO_NEED), i) or (want >= INF and got >= P.NO_NEED)
+        suit = i % 3
+        want = _half_flush_pungs_brute(counts, unseen, suit)
+        got = int(half_flush_pungs_need(counts, melds, 0, unseen, suit, tmp))
+        assert (got, i) == (want, i) or (want >= INF and got >= P.NO_NEED)
+
+
+# ---------------------------------------------------------------- claims
+def _answer(policy_response, hand, tile, acts):
+    """``policy_response``'s answer for seat 1 holding ``hand`` to a discard of ``tile``."""
+    counts = parse_tiles(hand)
+    unseen = (4 - counts).astype(np.int64)
+    unseen[tile] -= 1
+    view = np.zeros(N_VIEW, np.int64)
+    view[V_HAND : V_HAND + 34] = counts
+    view[V_UNSEEN : V_UNSEEN + 34] = unseen
+    view[V_SEAT] = 1
+    view[V_WALL_LEFT] = 20
+    view[V_LAST_TILE] = tile
+    ctx = P.policy_context(MCR, 4, seat_wind=1)
+    ctx[P.CTX_DISCARD_WINS] = 3
+    work, _ = new_work(len(MCR.fans), suit_table())
+    acts = np.array(acts, np.int64)
+    return int(policy_response(view, acts, len(acts), ctx, get_tables(), work))
+
+
+def test_planner_pungs_into_half_flush_all_pungs():
+    # 111m 555m 99m 88m 中中 2s + 中: the pung leaves 混一色 + 碰碰和 + 箭刻 ready
+    # (discard 2s); without it the hand is two draws away and fan-aware passes, as no
+    # single fan target of its reaches 8 with an exposed meld.
+    hand = "11155599m88m55z2s"
+    acts = [action(A_PASS, 0), action(A_PUNG, 31)]
+    assert _answer(planner_response, hand, 31, acts) == action(A_PUNG, 31)
+    assert _answer(fan_aware_response, hand, 31, acts) == action(A_PASS, 0)
+
+
+def test_planner_passes_a_chow_that_breaks_its_only_plan():
+    # 111m 555p 88s 99s 中中 2m: its one plan is 碰碰和 + 箭刻 (6 + 2). 789s from the
+    # left would lower the plain shanten but leave no set of fans worth 8: pass.
+    # 中 it pungs (the plan one draw nearer); fan-aware, without meld fans, passes.
+    hand = "111m555p88s99s55z2m"
+    acts = [action(A_PASS, 0), action(A_CHOW, 25)]
+    assert _answer(planner_response, hand, 24, acts) == action(A_PASS, 0)
+    acts = [action(A_PASS, 0), action(A_PUNG, 31)]
+    assert _answer(planner_response, hand, 31, acts) == action(A_PUNG, 31)
+    assert _answer(fan_aware_response, hand, 31, acts) == action(A_PASS, 0)
