@@ -13,7 +13,7 @@ Examples
 --------
 >>> from mjstats.games import POLICIES, WALLS
 >>> POLICIES, tuple(WALLS)
-(('random', 'efficiency', 'fan-aware'), ('botzone', 'shared'))
+(('random', 'efficiency', 'fan-aware', 'planner'), ('botzone', 'shared'))
 """
 
 from __future__ import annotations
