@@ -23,7 +23,16 @@ from __future__ import annotations
 from mjstats.games import discard_policies as P
 from mjstats.games.plans import exact_need, plan_need, planner_discard
 from mjstats.games.policies import _claim_apply
-from mjstats.games.state import A_ANGANG, A_BUGANG, A_CHOW, A_DISCARD, A_HU, A_TSUMO, action
+from mjstats.games.state import (
+    A_ANGANG,
+    A_BUGANG,
+    A_CHOW,
+    A_DISCARD,
+    A_HU,
+    A_KONG,
+    A_TSUMO,
+    action,
+)
 from mjstats.games.views import V_DRAWN, V_LAST_TILE, V_WALL_LEFT, _own_hand
 from mjstats.kernels._jit import hjit
 
@@ -106,20 +115,26 @@ def planner_response(view, acts, n_acts, pctx, tab, pw):
     counts, melds, unseen, n = _own_hand(view, pw)
     left = view[V_WALL_LEFT]
     bar = exact_need(counts, melds, n, unseen, left, pctx, tab, pw)
+    # an open hand loses nothing by melding its concealed pung as a kong: 明杠 and a
+    # replacement draw come free (a concealed hand would lose 门前清 / 不求人)
+    opened = False
+    for m in range(n):
+        opened = opened or melds[m, 0] != 4
     choice = acts[0]
     t = view[V_LAST_TILE]
     for i in range(1, n_acts):
         _claim_apply(counts, melds, n, acts[i], t, -1)
         need = exact_need(counts, melds, n + 1, unseen, left, pctx, tab, pw)
         _claim_apply(counts, melds, n, acts[i], t, 1)
+        kind = acts[i] // 64
         tie = (
-            PUNG_TIES
-            and acts[i] // 64 != A_CHOW
+            (PUNG_TIES or (kind == A_KONG and opened))
+            and kind != A_CHOW
             and choice == acts[0]
             and need == bar
             and need < P.NO_NEED
         )
-        if tie:
+        if tie and kind != A_KONG:  # a kong's hand draws, not discards: no test
             _claim_apply(counts, melds, n, acts[i], t, -1)
             after = _acceptance_after_discard(counts, n + 1, unseen, pctx, tab, pw)
             _claim_apply(counts, melds, n, acts[i], t, 1)
