@@ -1,0 +1,24 @@
+"""Every decision of every seat as data (:mod:`mjstats.decisions.table`), from Botzone
+records and from games the engine played."""
+
+from __future__ import annotations
+
+from mjstats.decisions.table import (
+    ACTION_KINDS,
+    DecisionSet,
+    check_decisions,
+    decision_set,
+    decisions,
+    played_decisions,
+    record_decisions,
+)
+
+__all__ = [
+    "ACTION_KINDS",
+    "DecisionSet",
+    "check_decisions",
+    "decision_set",
+    "decisions",
+    "played_decisions",
+    "record_decisions",
+]
