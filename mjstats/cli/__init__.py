@@ -49,6 +49,7 @@ __all__ = ["COMMANDS", "cli", "main"]
 COMMANDS: dict[str, str] = {
     "analyze": "mjstats.cli.analyze_cmd:command",
     "bench": "mjstats.cli.bench_cmd:command",
+    "decisions": "mjstats.cli.decisions_cmd:command",
     "hand": "mjstats.cli:hand_command",
     "match": "mjstats.cli.match_cmd:command",
     "records": "mjstats.cli.records_cmd:command",

@@ -12,7 +12,8 @@ logs of games the engine played (``play_games(..., keep_log=True)``), and
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -71,6 +72,16 @@ class DecisionSet:
     def n_games(self) -> int:
         """Number of games."""
         return len(self.ids)
+
+    def games(self, lo: int, hi: int) -> DecisionSet:
+        """The games ``lo:hi`` and their decisions (games numbered from 0 again)."""
+        a, b = int(self.starts[lo]), int(self.starts[hi])
+        rows = self.rows[a:b].copy()
+        rows[:, K.C_GAME] -= lo
+        return replace(self, rows=rows, legal=self.legal[a:b], seen=self.seen[a:b],
+                       ids=self.ids[lo:hi], source=self.source[lo:hi], walls=self.walls[lo:hi],
+                       n_wall=self.n_wall[lo:hi], winds=self.winds[lo:hi],
+                       final=self.final[lo:hi], starts=self.starts[lo : hi + 1] - a)  # fmt: skip
 
     def frame(self, arrays: bool = True) -> pd.DataFrame:
         """The decisions as a DataFrame (see :func:`decisions`)."""
@@ -209,6 +220,33 @@ def played_decisions(final, logs, ruleset: Ruleset | str = "mcr", first: int = 0
                        wall, game_rules(rs).seat_winds)  # fmt: skip
 
 
+def iter_record_decisions(source, ruleset: Ruleset | str | None = None,
+                          skip_bad: bool = False) -> Iterator[DecisionSet]:  # fmt: skip
+    """:func:`record_decisions` a block of games at a time (bounded memory: the blocks
+    of :func:`mjstats.records.read_blocks`)."""
+    rs = botzone_ruleset() if ruleset is None else get_ruleset(ruleset)
+    for r in checked_blocks(source, rs, skip_bad):
+        b = r.block
+        idx = np.flatnonzero(r.good)
+        if not len(idx):
+            continue
+        gs, rows, legal, seen, S, err = _decide(b.walls[idx], np.full(len(idx), 136),
+                                                b.winds[idx], b.logs, b.starts[idx],
+                                                b.n_log[idx], rs, "botzone")  # fmt: skip
+        bad = np.flatnonzero((err[:, 0] != RK.RE_OK) | (S != r.final[idx]).any(axis=1))
+        if len(bad):  # the replay accepted it: the two kernels disagree (a bug)
+            i = int(idx[bad[0]])
+            why = RK.REPLAY_ERRORS[int(err[bad[0], 0])]
+            raise RecordError(f"decisions: the game does not replay ({why})", b.source[i],
+                              None, b.match[i])  # fmt: skip
+        walls = np.zeros((len(idx), 144), np.int64)
+        walls[:, :136] = b.walls[idx]
+        yield DecisionSet(rows, legal, seen, [b.match[i] for i in idx],
+                          [str(b.source[i]) for i in idx], walls, np.full(len(idx), 136),
+                          np.asarray(b.winds)[idx], S, gs, rs, "botzone",
+                          game_rules(rs).seat_winds)  # fmt: skip
+
+
 def record_decisions(source, ruleset: Ruleset | str | None = None,
                      skip_bad: bool = False) -> DecisionSet:  # fmt: skip
     """The :class:`DecisionSet` of Botzone records (a text record file, a JSON judge log,
@@ -225,31 +263,7 @@ def record_decisions(source, ruleset: Ruleset | str | None = None,
     (1, 4, ['own', 'discard', 'discard', 'discard'])
     """
     rs = botzone_ruleset() if ruleset is None else get_ruleset(ruleset)
-    parts = []
-    for r in checked_blocks(source, rs, skip_bad):
-        b = r.block
-        idx = np.flatnonzero(r.good)
-        if not len(idx):
-            continue
-        gs, rows, legal, seen, S, err = _decide(b.walls[idx], np.full(len(idx), 136),
-                                                b.winds[idx], b.logs, b.starts[idx],
-                                                b.n_log[idx], rs, "botzone")  # fmt: skip
-        bad = np.flatnonzero((err[:, 0] != RK.RE_OK) | (S != r.final[idx]).any(axis=1))
-        if len(bad):  # the replay accepted it: the two kernels disagree (a bug)
-            i = int(idx[bad[0]])
-            raise RecordError(
-                f"decisions: the game does not replay ({RK.REPLAY_ERRORS[int(err[bad[0], 0])]})",
-                b.source[i],
-                None,
-                b.match[i],
-            )
-        walls = np.zeros((len(idx), 144), np.int64)
-        walls[:, :136] = b.walls[idx]
-        parts.append(DecisionSet(rows, legal, seen, [b.match[i] for i in idx],
-                                 [str(b.source[i]) for i in idx], walls, np.full(len(idx), 136),
-                                 np.asarray(b.winds)[idx], S, gs, rs, "botzone",
-                                 game_rules(rs).seat_winds))  # fmt: skip
-    return _join(parts, rs, "botzone")
+    return _join(list(iter_record_decisions(source, rs, skip_bad)), rs, "botzone")
 
 
 def decision_set(source, ruleset: Ruleset | str | None = None, *,
