@@ -55,6 +55,7 @@ COMMANDS: dict[str, str] = {
     "records": "mjstats.cli.records_cmd:command",
     "replay": "mjstats.cli.replay_cmd:command",
     "report": "mjstats.cli.report_cmd:command",
+    "review": "mjstats.cli.review_cmd:command",
     "rules": "mjstats.cli.rules_cmd:command",
     "score": "mjstats.cli.score_cmd:command",
     "shanten": "mjstats.cli.shanten_cmd:command",
