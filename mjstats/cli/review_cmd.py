@@ -16,16 +16,18 @@ __all__ = ["command"]
               default=None, help="Write the report (with replay links) to this file.")  # fmt: skip
 @click.option("--threshold", type=float, default=0.5, show_default=True,
               help="A gap to the best option above this counts as a bad decision.")  # fmt: skip
+@click.option("--per-game", is_flag=True, help="Also print each game's seats.")
 @click.option("--worst", type=click.IntRange(min=1), default=20, show_default=True,
               help="How many of the worst decisions to list.")  # fmt: skip
-def command(path, html_path, threshold, worst):
+def command(path, html_path, threshold, per_game, worst):
     """Rate every decision of every seat of Botzone records.
 
     PATH is a text record file, a JSON judge log or a folder of them. Each
     option of each decision is valued (a stand-in for E[points]: the shanten
     and winning copies of the hand it leaves); prints the agreement with the
-    best option, the mean gap and the share of gaps above --threshold, per
-    game and seat and over all, then the worst decisions.
+    best option, the mean gap and the share of gaps above --threshold, over
+    all and per seat (--per-game: per game and seat too), then the worst
+    decisions.
 
     \b
     Examples:
@@ -40,8 +42,11 @@ def command(path, html_path, threshold, worst):
     with_pd_options = {"float_format": "{:.3f}".format, "index": False}
     click.echo("overall")
     click.echo(r["overall"].to_string(**with_pd_options))
-    click.echo("\nper game and seat")
-    click.echo(r["seats"].to_string(**with_pd_options))
+    click.echo("\nper seat")
+    click.echo(r["players"].to_string(**with_pd_options))
+    if per_game:
+        click.echo("\nper game and seat")
+        click.echo(r["seats"].to_string(**with_pd_options))
     click.echo("\nworst decisions")
     click.echo(r["worst"].to_string(**with_pd_options))
     if html_path is not None:

@@ -82,7 +82,8 @@ def review(source, ruleset=None, *, threshold: float = 0.5, worst: int = 20,
         (action names), ``rank`` (1: the taken option is the best, ties shared),
         ``value``, ``best_value``, ``gap``; ``seats``: per game and seat the
         decisions, ``agreement`` (share with rank 1), ``mean_gap``, ``bad_share``
-        (share with a gap above ``threshold``); ``overall``: the same over the set;
+        (share with a gap above ``threshold``); ``players``: the same per seat (player)
+        over the set; ``overall``: over all decisions;
         ``worst``: the ``worst`` decisions of largest gap.
 
     Examples
@@ -124,9 +125,15 @@ def review(source, ruleset=None, *, threshold: float = 0.5, worst: int = 20,
 
     seats = t.groupby(["game", "seat"], sort=False).apply(summary, include_groups=False)
     seats = seats.reset_index()
+    order = {gid: k for k, gid in enumerate(dict.fromkeys(t["game"]))}
+    seats["_order"] = seats["game"].map(order)
+    seats = seats.sort_values(["_order", "seat"]).drop(columns="_order").reset_index(drop=True)
     seats["decisions"] = seats["decisions"].astype(int)
+    by_seat = t.groupby("player").apply(summary, include_groups=False).reset_index()
+    by_seat["decisions"] = by_seat["decisions"].astype(int)
     overall = summary(t).to_frame().T
     overall["decisions"] = overall["decisions"].astype(int)
     worst_t = t.sort_values(["gap", "game", "step"], ascending=[False, True, True]).head(worst)
-    return {"decisions": t.drop(columns="bad"), "seats": seats, "overall": overall,
+    return {"decisions": t.drop(columns="bad"), "seats": seats, "players": by_seat,
+            "overall": overall,
             "worst": worst_t.drop(columns="bad").reset_index(drop=True)}  # fmt: skip
