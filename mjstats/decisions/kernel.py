@@ -50,8 +50,11 @@ from mjstats.games.rules import (
 )
 from mjstats.games.state import (
     _MAX_STEPS,
+    A_ANGANG,
+    A_BUGANG,
     A_DISCARD,
     A_PASS,
+    A_TSUMO,
     G_SEATS,
     G_TILES,
     G_WALL,
@@ -131,11 +134,11 @@ def _emit(rows, legal_out, seen_out, k, game, step, row, seat, kind, acts, n, ta
 
 @hjit  # no reference counts: it only reads and writes the arrays it is given
 def decide_game(S, wall, round_wind, log, n_log, gctx, tab, scratch, fan_out, buf, acts, resp,
-                view, river, game, rows, legal_out, seen_out, first):  # fmt: skip
+                view, river, game, rows, legal_out, seen_out, first, last):  # fmt: skip
     """Replay one game from its ``wall`` and log and write its decisions to ``rows``,
-    ``legal_out`` and ``seen_out`` from row ``first``; returns ``(error code RE_*, log
-    row reached, decisions written)``. The log is checked as
-    :func:`mjstats.games.replay_kernel.replay_game` checks it (same codes)."""
+    ``legal_out`` and ``seen_out`` in rows ``first .. last - 1``; returns ``(error code
+    RE_*, log row reached, decisions written)`` (``RE_STEPS`` when out of room). The
+    log is checked as :func:`mjstats.games.replay_kernel.replay_game` checks it."""
     err = new_game_of(S, wall, gctx[G_WALL], round_wind, gctx[G_SEATS], gctx[G_TILES],
                       gctx[G_WALL_FLOWERS])  # fmt: skip
     if err != 0:
@@ -168,6 +171,8 @@ def decide_game(S, wall, round_wind, log, n_log, gctx, tab, scratch, fan_out, bu
             if log[i, 0] != p or log[i, 3] != 0 or log[i, 1] == LOG_DRAW:
                 return RE_TURN, i, k - first
             a = log[i, 1] * 64 + log[i, 2]
+            if k >= last:
+                return RE_STEPS, i, k - first
             make_view(S, p, view)
             _emit(rows, legal_out, seen_out, k, game, steps - 1, i, p, D_OWN, acts, n, a, view,
                   river)  # fmt: skip
@@ -204,6 +209,8 @@ def decide_game(S, wall, round_wind, log, n_log, gctx, tab, scratch, fan_out, bu
         for j in range(1, n_seats):
             q = d + j if d + j < n_seats else d + j - n_seats
             n = legal_response(S, q, gctx, tab, scratch, fan_out, buf, acts)
+            if k >= last:
+                return RE_STEPS, i, k - first
             make_view(S, q, view)
             view[V_DRAWN] = -1  # the tile the discarder drew is not this seat's to see
             _emit(rows, legal_out, seen_out, k, game, steps - 1, first_row, q, kind, acts, n,
@@ -226,7 +233,7 @@ def decide_logs(walls, n_wall, winds, logs, starts, n_log, out_starts, gctx, tab
     :func:`decide_game`).
 
     Inputs as :func:`mjstats.games.replay_kernel.replay_logs`; game ``i`` writes its
-    decisions from row ``out_starts[i]`` (room for :func:`capacity` rows) and their
+    decisions in rows ``out_starts[i] .. out_starts[i + 1] - 1`` (:func:`capacities`) and their
     number to ``n_out[i]``; ``final`` its final state, ``err_out`` (error, log row).
     """
     n = walls.shape[0]
@@ -257,7 +264,7 @@ def _decide_block(lo, hi, walls, n_wall, winds, logs, starts, n_log, out_starts,
         log = logs[starts[i] : starts[i] + n_log[i]]
         err, row, m = decide_game(S, walls[i, : n_wall[i]], winds[i], log, n_log[i], gctx, tab,
                                   scratch, fan, buf, acts, resp, view, river, i, rows, legal_out,
-                                  seen_out, out_starts[i])  # fmt: skip
+                                  seen_out, out_starts[i], out_starts[i + 1])  # fmt: skip
         n_out[i] = m
         err_out[i, 0] = err
         err_out[i, 1] = row
@@ -265,11 +272,22 @@ def _decide_block(lo, hi, walls, n_wall, winds, logs, starts, n_log, out_starts,
             final[i, j] = S[j]
 
 
-@ijit
-def capacity(n_log):
-    """Rows a game of ``n_log`` log rows may need: at most one own decision and three
-    answers per log row."""
-    return 4 * n_log + 4
+@jit
+def capacities(logs, starts, n_log, n_seats, out):
+    """Rows each game's decisions take (its own-turn moves, and ``n_seats - 1``
+    answers to each discard and promoted kong of its log): exactly its decisions when
+    the log replays (one that does not may stop for want of room: it is refused all
+    the same)."""
+    for i in range(starts.shape[0]):
+        n = 0
+        for r in range(starts[i], starts[i] + n_log[i]):
+            kind = logs[r, 1]
+            if logs[r, 3] == 0 and (kind == A_DISCARD or kind == A_TSUMO or kind == A_ANGANG
+                                    or kind == A_BUGANG):  # fmt: skip
+                n += 1
+                if kind == A_DISCARD or kind == A_BUGANG:
+                    n += n_seats - 1
+        out[i] = n
 
 
 @hjit

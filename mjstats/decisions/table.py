@@ -131,22 +131,28 @@ def _decide(walls, n_wall, winds, logs, starts, n_log, rs: Ruleset, wall: str):
     gctx, _, tab, suits = engine_context(rs, wall, 0, "random")
     n = len(walls)
     n_log = np.ascontiguousarray(n_log, np.int64)
-    cap = 4 * n_log + 4
-    out_starts = np.concatenate(([0], np.cumsum(cap)[:-1])).astype(np.int64)
+    logs = np.ascontiguousarray(logs, np.int64)
+    starts = np.ascontiguousarray(starts, np.int64)
+    cap = np.zeros(n, np.int64)
+    if n:
+        K.capacities(logs, starts, n_log, np.int64(len(game_rules(rs).seat_winds)), cap)
+    out_starts = np.concatenate(([0], np.cumsum(cap))).astype(np.int64)
     total = int(cap.sum())
-    rows = np.zeros((total, K.N_COLS), np.int64)
-    legal = np.zeros((total, G.MAX_ACTIONS), np.int16)
-    seen = np.zeros((total, K.N_SEEN), np.int16)
+    rows = np.empty((total, K.N_COLS), np.int64)  # every row kept is written
+    legal = np.empty((total, G.MAX_ACTIONS), np.int16)
+    seen = np.empty((total, K.N_SEEN), np.int16)
     n_out = np.zeros(n, np.int64)
     final = np.zeros((n, G.N_STATE), np.int64)
     err = np.zeros((n, 2), np.int64)
     if n:
         K.decide_logs(np.ascontiguousarray(walls, np.int64),
                       np.ascontiguousarray(n_wall, np.int64),
-                      np.ascontiguousarray(winds, np.int64), np.ascontiguousarray(logs, np.int64),
-                      np.ascontiguousarray(starts, np.int64), n_log, out_starts, gctx, tab, suits,
-                      np.int64(rs.n_fans), rows, legal, seen, n_out, final, err)  # fmt: skip
-    game_starts, (rows, legal, seen) = _compact(out_starts, n_out, rows, legal, seen)
+                      np.ascontiguousarray(winds, np.int64), logs, starts, n_log, out_starts, gctx,
+                      tab, suits, np.int64(rs.n_fans), rows, legal, seen, n_out, final,
+                      err)  # fmt: skip
+    if (n_out == cap).all():  # every log replayed: its rows are exactly its room
+        return out_starts, rows, legal, seen, final, err
+    game_starts, (rows, legal, seen) = _compact(out_starts[:-1], n_out, rows, legal, seen)
     return game_starts, rows, legal, seen, final, err
 
 
