@@ -82,3 +82,10 @@ def test_steps_are_the_viewers():
             assert actor == seat and code in (9, 6, 7, 8), i
         else:  # another seat discarded (or konged) the tile answered
             assert actor != seat and tile == ds.seen[i, 131], i
+
+
+def test_players_of_json_logs_are_named():
+    r = review(DATA / "judge-logs")
+    names = set(r["players"]["player"])
+    assert names and not any(n.startswith("seat ") for n in names)
+    assert r["players"]["decisions"].sum() == r["overall"]["decisions"].iloc[0]

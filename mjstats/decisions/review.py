@@ -77,9 +77,9 @@ def review(source, ruleset=None, *, threshold: float = 0.5, worst: int = 20,
     -------
     dict of pandas.DataFrame
         ``decisions``: one row per decision with a choice (more than one legal
-        action): ``game``, ``seat``, ``player`` (bot name when the log has it),
-        ``step`` (of the replay viewer), ``kind``, ``n_legal``, ``taken``, ``best``
-        (action names), ``rank`` (1: the taken option is the best, ties shared),
+        action): ``game``, ``seat``, ``player`` (the bot's name when a JSON log gives
+        it, else ``seat N``), ``step`` (of the replay viewer), ``kind``, ``n_legal``,
+        ``taken``, ``best`` (action names), ``rank`` (1: the taken option is the best, ties shared),
         ``value``, ``best_value``, ``gap``; ``seats``: per game and seat the
         decisions, ``agreement`` (share with rank 1), ``mean_gap``, ``bad_share``
         (share with a gap above ``threshold``); ``players``: the same per seat (player)
@@ -116,7 +116,9 @@ def review(source, ruleset=None, *, threshold: float = 0.5, worst: int = 20,
         "best_value": np.round(best, 4),
         "gap": np.round(best - taken, 4),
     })  # fmt: skip
-    t.insert(2, "player", t["seat"].astype(str).radd("seat "))
+    names = ds.players or [()] * ds.n_games
+    t.insert(2, "player", [names[gi][s] if len(names[gi]) > s else f"seat {s}"
+                           for gi, s in zip(g, t["seat"], strict=True)])  # fmt: skip
     t["bad"] = t["gap"] > threshold
 
     def summary(df):

@@ -48,7 +48,8 @@ class DecisionSet:
     ``ids`` (match id, or the game's number), ``source``, ``walls`` int64 (g, 144),
     ``n_wall``, ``winds``, ``final`` int64 (g, N_STATE) the engine's final states,
     ``starts`` int64 (g + 1,) game ``i``'s decisions ``starts[i]:starts[i + 1]``;
-    ``ruleset``, ``wall`` (the engine's wall name) and ``seat_winds``.
+    ``ruleset``, ``wall`` (the engine's wall name), ``seat_winds`` and ``players``
+    (per game the bot names of its seats when a JSON log gives them, else ``()``).
     """
 
     rows: np.ndarray
@@ -64,6 +65,7 @@ class DecisionSet:
     ruleset: Ruleset
     wall: str
     seat_winds: tuple = field(default=(0, 1, 2, 3))
+    players: list | None = None  # per game: the names of its seats' players, or ()
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -81,7 +83,8 @@ class DecisionSet:
         return replace(self, rows=rows, legal=self.legal[a:b], seen=self.seen[a:b],
                        ids=self.ids[lo:hi], source=self.source[lo:hi], walls=self.walls[lo:hi],
                        n_wall=self.n_wall[lo:hi], winds=self.winds[lo:hi],
-                       final=self.final[lo:hi], starts=self.starts[lo : hi + 1] - a)  # fmt: skip
+                       final=self.final[lo:hi], starts=self.starts[lo : hi + 1] - a,
+                       players=None if self.players is None else self.players[lo:hi])  # fmt: skip
 
     def frame(self, arrays: bool = True) -> pd.DataFrame:
         """The decisions as a DataFrame (see :func:`decisions`)."""
@@ -181,7 +184,8 @@ def _join(parts: list[DecisionSet], rs: Ruleset, wall: str) -> DecisionSet:
                        [x for p in parts for x in p.ids], [x for p in parts for x in p.source],
                        cat([p.walls for p in parts]), cat([p.n_wall for p in parts]),
                        cat([p.winds for p in parts]), cat([p.final for p in parts]), cat(starts),
-                       rs, wall, parts[0].seat_winds)  # fmt: skip
+                       rs, wall, parts[0].seat_winds,
+                       [x for p in parts for x in (p.players or [()] * p.n_games)])  # fmt: skip
 
 
 def played_decisions(final, logs, ruleset: Ruleset | str = "mcr", first: int = 0) -> DecisionSet:
@@ -250,7 +254,8 @@ def iter_record_decisions(source, ruleset: Ruleset | str | None = None,
         yield DecisionSet(rows, legal, seen, [b.match[i] for i in idx],
                           [str(b.source[i]) for i in idx], walls, np.full(len(idx), 136),
                           np.asarray(b.winds)[idx], S, gs, rs, "botzone",
-                          game_rules(rs).seat_winds)  # fmt: skip
+                          game_rules(rs).seat_winds,
+                          [tuple(b.players[i]) if b.players else () for i in idx])  # fmt: skip
 
 
 def record_decisions(source, ruleset: Ruleset | str | None = None,
