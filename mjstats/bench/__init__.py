@@ -38,6 +38,9 @@ games                 four-player MCR hands through ``mjstats.games.play_games``
 threads               all cores vs 1 thread (wall time)
 batch_size            hands per second at 1, 100, 10k and 1M hands per call
 records               reading Botzone records vs a bare Python line split
+decisions             encoding simulated games' decisions (planes, the Botzone
+                      baseline's observation and 235-action mask), all cores,
+                      in memory (goal >= 1,000,000 decisions/s)
 cold_start            each command that compiles (``score HAND``, ``study
                       sample``, ``analyze``; full size also ``study dealt``,
                       ``study play``, ``replay``) in a fresh process with an
@@ -106,6 +109,7 @@ TASKS: tuple[str, ...] = (
     "threads",
     "batch_size",
     "records",
+    "decisions",
     "cold_start",
     "warm_start",
     "memory",

@@ -49,11 +49,13 @@ __all__ = ["COMMANDS", "cli", "main"]
 COMMANDS: dict[str, str] = {
     "analyze": "mjstats.cli.analyze_cmd:command",
     "bench": "mjstats.cli.bench_cmd:command",
+    "decisions": "mjstats.cli.decisions_cmd:command",
     "hand": "mjstats.cli:hand_command",
     "match": "mjstats.cli.match_cmd:command",
     "records": "mjstats.cli.records_cmd:command",
     "replay": "mjstats.cli.replay_cmd:command",
     "report": "mjstats.cli.report_cmd:command",
+    "review": "mjstats.cli.review_cmd:command",
     "rules": "mjstats.cli.rules_cmd:command",
     "score": "mjstats.cli.score_cmd:command",
     "shanten": "mjstats.cli.shanten_cmd:command",

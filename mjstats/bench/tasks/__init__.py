@@ -22,6 +22,7 @@ exact, dealt, sample, play                             :mod:`.studies`
 games                                                  :mod:`.games`
 threads, batch_size                                    :mod:`.scaling`
 records                                                :mod:`.records`
+decisions                                              :mod:`.decisions`
 =====================================================  ==========================
 """
 
@@ -30,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mjstats.bench.tasks.context import FULL, QUICK, Context, Sizes
+from mjstats.bench.tasks.decisions import task_decisions
 from mjstats.bench.tasks.games import GAME_GOALS, RIICHI_PUBLISHED, task_games
 from mjstats.bench.tasks.records import task_records
 from mjstats.bench.tasks.scaling import task_batch_size, task_threads
@@ -68,5 +70,6 @@ TASK_FUNCS: dict[str, Callable[[Context], list[dict]]] = {
     "threads": task_threads,
     "batch_size": task_batch_size,
     "records": task_records,
+    "decisions": task_decisions,
 }
 """In-process task name -> function (the start-up and memory tasks are in :mod:`.startup`)."""

@@ -1,0 +1,73 @@
+"""Decisions: Botzone text records read into decisions, and decisions encoded for
+learning (observation planes, the Botzone baseline's observation, the 235-action mask
+and the action): task ``decisions``."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+
+from mjstats.bench.measure import make_row, num_threads, time_calls
+from mjstats.bench.tasks.context import Context
+from mjstats.decisions import iter_record_decisions, played_decisions
+from mjstats.decisions.encode import encode_decisions
+from mjstats.games import play_games
+
+ENCODE_GOAL = 1_000_000
+"""Decisions a second to encode in memory on all threads (issue 35)."""
+RECORDS_GOAL = 20_000
+"""Botzone text games a second read into decisions (issue 35)."""
+
+
+def _records_row(ctx: Context) -> dict:
+    sample = Path(__file__).resolve().parents[3] / "tests" / "data" / "botzone" / "sample.txt"
+    what = "Botzone text records read into decisions (replayed, every seat)"
+    if not sample.is_file():
+        return make_row("decisions", what, unit="games", note=f"{sample} not found; skipped")
+    copies = max(1, ctx.sizes.records_copies // 2)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "records.txt"
+        path.write_bytes(sample.read_bytes() * copies)
+
+        def read() -> int:
+            return sum(d.n_games for d in iter_record_decisions(path))
+
+        read()  # compile (or load) and touch the memory before timing
+        with num_threads(None) as k:
+            (t,) = time_calls([read], repeat=ctx.sizes.repeat, min_time=0,
+                              clock=time.perf_counter)  # fmt: skip
+        games = read()
+    per_s = games / t
+    return make_row("decisions", what, per_s=per_s, unit="games", n=games, threads=k,
+                    goal=f">= {RECORDS_GOAL:,} games/s", goal_met=per_s >= RECORDS_GOAL,
+                    note=f"{copies} copies of the 16-game sample; each block's decisions "
+                    "with what each seat sees (306 int16) and its legal actions, streamed "
+                    "(iter_record_decisions), wall clock")  # fmt: skip
+
+
+def task_decisions(ctx: Context) -> list[dict]:
+    """Encoding the decisions of simulated games (in memory, all threads, wall clock)."""
+    n_games = ctx.sizes.play_games
+    _, _, final, logs = play_games(n_games, seed=35, policy="efficiency", keep_log=True)
+    ds = played_decisions(final, logs)
+    encode_decisions(ds, 0, 100)  # compile (or load) before timing
+    with num_threads(None) as k:
+        (t,) = time_calls([lambda: encode_decisions(ds)], repeat=ctx.sizes.repeat, min_time=0,
+                          clock=time.perf_counter)  # fmt: skip
+    per_s = len(ds) / t
+    return [
+        _records_row(ctx),
+        make_row(
+            "decisions",
+            "encode decisions: planes, baseline obs, 235-action mask, action",
+            per_s=per_s,
+            unit="decisions",
+            n=len(ds),
+            threads=k,
+            goal=f">= {ENCODE_GOAL:,} decisions/s",
+            goal_met=per_s >= ENCODE_GOAL,
+            note=f"the {len(ds):,} decisions of {n_games} efficiency games (every seat, "
+            "single-action ones included), wall clock",
+        ),
+    ]
