@@ -1,0 +1,259 @@
+"""mjstats.analysis: positions, their errors, and the kernels against brute force.
+
+The brute force is written plainly here: every draw, every discard, shanten and
+useful tiles from the public :func:`mjstats.shanten` / :func:`mjstats.useful_tiles`,
+legal wins from :func:`mjstats.score_batch`.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from mjstats.analysis import PositionError, position
+from mjstats.analysis import kernels as K
+from mjstats.errors import InvalidHandError
+from mjstats.games.discard_policies import new_policy_work, policy_context
+from mjstats.hand import Hand
+from mjstats.kernels.decompose import suit_table
+from mjstats.kernels.tables import get_tables
+from mjstats.rulesets import get_ruleset
+from mjstats.scorer import score_batch
+
+SCALE = float(os.environ.get("MJSTATS_TEST_SCALE", "1"))
+N_POS = max(10, int(60 * SCALE))
+
+TAB = get_tables()
+CTX = policy_context(get_ruleset("mcr"), 0)
+WORK = new_policy_work(82, suit_table())
+NO_MELDS = np.zeros((4, 2), np.uint8)
+
+
+# ------------------------------------------------------------------ positions
+def test_position_reads_turn_and_answer():
+    p = position("123m456p789s11334z", seen="4z 1z", wall_left=8)
+    assert p.own_turn and p.text == "123m456p789s1133z+4z"
+    assert int(p.unseen()[30]) == 2 and int(p.unseen()[27]) == 1
+    q = position("[555p]1234m789s11z2z", discard="5m", from_seat=2)
+    assert not q.own_turn and q.discard == 4 and q.from_seat == 2
+    assert int(q.unseen()[4]) == 3 and int(q.unseen()[3]) == 3  # 5m: the discard; 4m: held
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"hand": "123m456p789s1133z"}, "holds 14 tiles"),
+        ({"hand": "123m456p789s11334z", "discard": "5m"}, "answered with 13 tiles"),
+        ({"hand": "1111m456p789s1133z", "seen": "1m"}, "fifth copy of 1m"),
+        ({"hand": "123m456p789s1133z", "discard": "1z", "seen": "1z1z"}, "fifth copy of 1z"),
+        ({"hand": "123m456p789s11334z", "wall_left": -1}, "wall_left"),
+        ({"hand": "123m456p789s11334z", "wall_left": 130}, "unseen tiles"),
+    ],
+)
+def test_position_errors_name_the_problem(kwargs, words):
+    with pytest.raises(PositionError, match=words):
+        position(**kwargs)
+    assert issubclass(PositionError, InvalidHandError)
+
+
+# ------------------------------------------------------------------ brute force
+def _sh(h, n_melds=0):
+    return int(K.shanten_one(h, n_melds, 31, TAB))
+
+
+def _acc(h, unseen):
+    s = _sh(h)
+    total = 0
+    for t in range(34):
+        if unseen[t] > 0 and h[t] < 4:
+            h[t] += 1
+            best = min(_sh_after_discard(h, e) for e in range(34) if h[e])
+            h[t] -= 1
+            if best < s:
+                total += unseen[t]
+    return s, total
+
+
+def _sh_after_discard(h, e):
+    h[e] -= 1
+    s = _sh(h)
+    h[e] += 1
+    return s
+
+
+def _legal_total(h, w, unseen):
+    """Fan total and legality of the self-drawn win of h + w, by score_batch."""
+    c = h.copy()
+    c[w] += 1
+    last = (4 - unseen[w] - int(h[w])) == 3
+    hand = Hand(c, win_tile=w, self_drawn=True, last_of_kind=last)
+    res = score_batch([hand])
+    return int(res.total[0]), bool(res.legal[0])
+
+
+def _random_hand(rng, lo, hi):
+    """A random 13-tile concealed hand of shanten lo..hi and unseen counts."""
+    while True:
+        wall = np.repeat(np.arange(34), 4)
+        rng.shuffle(wall)
+        h = np.bincount(wall[:13], minlength=34).astype(np.uint8)
+        seen = np.bincount(wall[13 : 13 + rng.integers(0, 30)], minlength=34)
+        if lo <= _sh(h) <= hi:
+            return h, (4 - h.astype(np.int64) - seen)
+
+
+def _evaluate(h, unseen):
+    row = np.zeros(K.N_SLOTS, np.int64)
+    totals = np.zeros(34, np.int64)
+    K.evaluate_hand(h, NO_MELDS, 0, unseen, CTX, TAB, WORK, row, totals, np.zeros(34, np.int64))
+    return row, totals
+
+
+def _ready_hands(rng, n):
+    out = []
+    while len(out) < n:
+        wall = np.repeat(np.arange(34), 4)
+        rng.shuffle(wall)
+        # a regular complete hand drawn as 4 sets + pair, then one tile removed
+        h = np.zeros(34, np.uint8)
+        ok = True
+        for _ in range(4):
+            if rng.random() < 0.5:
+                s, r = rng.integers(0, 3), rng.integers(0, 7)
+                for x in range(3):
+                    h[9 * s + r + x] += 1
+            else:
+                h[rng.integers(0, 34)] += 3
+        h[rng.integers(0, 34)] += 2
+        if h.max() > 4:
+            ok = False
+        if not ok:
+            continue
+        held = np.flatnonzero(h)
+        h[rng.choice(held)] -= 1
+        seen = np.zeros(34, np.int64)
+        for t in rng.integers(0, 34, size=rng.integers(0, 12)):
+            if h[t] + seen[t] < 4:
+                seen[t] += 1
+        if _sh(h) == 0:
+            out.append((h, 4 - h.astype(np.int64) - seen))
+    return out
+
+
+def test_ready_legal_useful_equals_score_batch():
+    rng = np.random.default_rng(33)
+    for h, unseen in _ready_hands(rng, N_POS):
+        row, totals = _evaluate(h, unseen)
+        assert row[K.S_SHANTEN] == 0
+        mask, copies, fan = 0, 0, 0
+        for w in range(34):
+            if (int(row[K.S_USEFUL]) >> w) & 1 and unseen[w] > 0:
+                total, legal = _legal_total(h, w, unseen)
+                if legal:
+                    mask |= 1 << w
+                    copies += unseen[w]
+                    fan += unseen[w] * total
+                    assert totals[w] == total
+        assert (int(row[K.S_LEGAL]), int(row[K.S_LEGAL_COPIES]), int(row[K.S_LEGAL_FAN])) == (
+            mask,
+            copies,
+            fan,
+        )
+
+
+def _one_shanten(rng, n):
+    out = []
+    for h, unseen in _ready_hands(rng, 3 * n):
+        # swap one tile: many become 1-shanten
+        held = np.flatnonzero(h)
+        t, u = rng.choice(held), rng.integers(0, 34)
+        if h[u] + (4 - unseen[u] - h[u]) >= 4 or u == t:
+            continue
+        g = h.copy()
+        g[t] -= 1
+        g[u] += 1
+        un = unseen.copy()
+        un[u] -= 1
+        un[t] += 0  # the swapped-out tile counts as seen (discarded)
+        if _sh(g) == 1 and un.min() >= 0:
+            out.append((g, un))
+        if len(out) == n:
+            break
+    return out
+
+
+def test_one_shanten_legal_useful_is_a_legal_ready_hand():
+    rng = np.random.default_rng(34)
+    for h, unseen in _one_shanten(rng, N_POS):
+        row, _ = _evaluate(h, unseen)
+        mask = 0
+        for t in range(34):
+            if not (int(row[K.S_USEFUL]) >> t) & 1 or unseen[t] <= 0:
+                continue
+            h[t] += 1
+            unseen[t] -= 1
+            found = False
+            for e in range(34):
+                if h[e] == 0 or found:
+                    continue
+                h[e] -= 1
+                if _sh(h) == 0:
+                    for w in range(34):
+                        if unseen[w] > 0 and h[w] < 4:
+                            h[w] += 1
+                            complete = _sh(h) == -1
+                            h[w] -= 1
+                            if complete and _legal_total(h, w, unseen)[1]:
+                                found = True
+                                break
+                h[e] += 1
+            unseen[t] += 1
+            h[t] -= 1
+            if found:
+                mask |= 1 << t
+        assert int(row[K.S_LEGAL]) == mask
+
+
+def _acc_after(h, unseen, target):
+    """Largest acceptance over the discards of a 14-tile hand that leave shanten target."""
+    best = -1
+    for e in range(34):
+        if h[e]:
+            h[e] -= 1
+            s, a = _acc(h, unseen)
+            h[e] += 1
+            if s == target:
+                best = max(best, a)
+    return best
+
+
+def test_kaizen_and_second_step_by_brute_force():
+    rng = np.random.default_rng(35)
+    n = max(4, N_POS // 6)
+    for h, unseen in [_random_hand(rng, 1, 2) for _ in range(n)]:
+        row, _ = _evaluate(h, unseen)
+        s, a = _acc(h, unseen)
+        assert (row[K.S_SHANTEN], row[K.S_USEFUL_COPIES]) == (s, a)
+        kaizen, k_copies, k_best, num, den = 0, 0, 0, 0, 0
+        for t in range(34):
+            if unseen[t] <= 0:
+                continue
+            h[t] += 1
+            unseen[t] -= 1
+            lowers = min(_sh_after_discard(h, e) for e in range(34) if h[e]) < s
+            if lowers:
+                num += (unseen[t] + 1) * _acc_after(h, unseen, s - 1)
+                den += unseen[t] + 1
+            else:
+                b = _acc_after(h, unseen, s)
+                if b > a:
+                    kaizen |= 1 << t
+                    k_copies += unseen[t] + 1
+                    k_best = max(k_best, b)
+            unseen[t] += 1
+            h[t] -= 1
+        got = [int(row[i]) for i in (K.S_KAIZEN, K.S_KAIZEN_COPIES, K.S_KAIZEN_BEST)]
+        assert got == [kaizen, k_copies, k_best]
+        assert (int(row[K.S_SECOND_NUM]), int(row[K.S_SECOND_DEN])) == (num, den)
