@@ -12,8 +12,10 @@ import os
 import numpy as np
 import pytest
 
+import mjstats
 from mjstats.analysis import PositionError, position
 from mjstats.analysis import kernels as K
+from mjstats.analysis.table import COLUMNS
 from mjstats.errors import InvalidHandError
 from mjstats.games.discard_policies import new_policy_work, policy_context
 from mjstats.hand import Hand
@@ -21,6 +23,7 @@ from mjstats.kernels.decompose import suit_table
 from mjstats.kernels.tables import get_tables
 from mjstats.rulesets import get_ruleset
 from mjstats.scorer import score_batch
+from mjstats.tiles import parse_tile, parse_tiles
 
 SCALE = float(os.environ.get("MJSTATS_TEST_SCALE", "1"))
 N_POS = max(10, int(60 * SCALE))
@@ -257,3 +260,48 @@ def test_kaizen_and_second_step_by_brute_force():
         got = [int(row[i]) for i in (K.S_KAIZEN, K.S_KAIZEN_COPIES, K.S_KAIZEN_BEST)]
         assert got == [kaizen, k_copies, k_best]
         assert (int(row[K.S_SECOND_NUM]), int(row[K.S_SECOND_DEN])) == (num, den)
+
+
+# ------------------------------------------------------------------ the table
+def test_analyze_table_rows_match_the_kernel_columns():
+    t = mjstats.analyze("123m456p789s11334z", seen="1z", wall_left=8)
+    assert list(t.columns) == COLUMNS
+    assert sorted(t["tile"]) == sorted(set(t["tile"])) and len(t) == 12  # one row per held kind
+    best = t.iloc[0]
+    assert best["option"] == "discard 4z" and best["shanten"] == 0
+    # 1z: two copies held, one seen: one unseen left, its win is 和绝张
+    h = parse_tiles("123m456p789s1133z")
+    unseen = 4 - h.astype(np.int64) - parse_tiles("1z")
+    fans = dict(x.split(":") for x in best["win_fans"].split())
+    for w, total in fans.items():
+        assert int(total) == _legal_total(h, parse_tile(w), unseen)[0]
+
+
+def test_pung_that_reaches_a_legal_plan_ranks_first():
+    # pass: no 8-fan hand within reach of the useful draws; the pung of the seat wind
+    # (门风刻 2) with 碰碰和 6 and 自摸 1 reaches 8 with a ready hand after one draw
+    t = mjstats.analyze("[444m]11p55s88s22z37p seat=S", discard="2z", from_seat=2)
+    assert t.iloc[0]["kind"] == "pung"
+    assert t.set_index("kind").loc["pass", "legal_copies"] == 0
+    assert t.iloc[0]["legal_copies"] > 0
+
+
+def test_chow_that_breaks_the_only_plan_ranks_pass_first():
+    # pass keeps 花龙 (123m 456s 789p): 9p makes a legal ready hand; the chow 678p
+    # is ready at once, but no win it waits on reaches 8 fan
+    t = mjstats.analyze("[123m]456s78p55m99m2z", discard="6p", from_seat=1)
+    assert t.iloc[0]["kind"] == "pass"
+    chow = t[t["kind"] == "chow"].iloc[0]
+    assert chow["shanten"] == 0 and chow["legal_copies"] == 0
+    assert "Mixed Straight" in t.iloc[0]["plans"]
+
+
+def test_batch_equals_analyze():
+    hands = ["123m456p789s11334z", "2367m3345p1568s16z", "[555p]12345m789s11z+9s"]
+    b = mjstats.analyze_batch(hands)
+    for i, h in enumerate(hands):
+        t = mjstats.analyze(h)
+        got = b[b["position"] == i].sort_values(["kind", "tile"])
+        want = t.assign(tile=[parse_tile(x) for x in t["tile"]]).sort_values(["kind", "tile"])
+        for col in ("shanten", "useful_copies", "legal_copies", "kaizen_copies"):
+            assert got[col].tolist() == want[col].tolist()

@@ -9,5 +9,6 @@
 from __future__ import annotations
 
 from mjstats.analysis.position import Position, PositionError, position
+from mjstats.analysis.table import analyze, analyze_batch
 
-__all__ = ["Position", "PositionError", "position"]
+__all__ = ["Position", "PositionError", "analyze", "analyze_batch", "position"]
