@@ -8,6 +8,8 @@ legal wins from :func:`mjstats.score_batch`.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -305,3 +307,38 @@ def test_batch_equals_analyze():
         want = t.assign(tile=[parse_tile(x) for x in t["tile"]]).sort_values(["kind", "tile"])
         for col in ("shanten", "useful_copies", "legal_copies", "kaizen_copies"):
             assert got[col].tolist() == want[col].tolist()
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["123m456p789s11334z", "--discard", "5m"], "answered with 13 tiles"),
+        (["1111m456p789s1133z", "--visible", "1m", "--no-mc"], "a fifth copy of 1m"),
+    ],
+)
+def test_cli_bad_position_is_one_line(args, words):
+    proc = subprocess.run(
+        [sys.executable, "-m", "mjstats.cli", "analyze", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0]
+
+
+def test_cli_claim_table(tmp_path):
+    out = tmp_path / "t.csv"
+    proc = subprocess.run(
+        [sys.executable, "-m", "mjstats.cli", "analyze", "[444m]11p55s88s22z37p seat=S",
+         "--discard", "2z", "--from-seat", "2", "--columns", "option,legal_copies",
+         "--out", str(out)],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    lines = proc.stdout.splitlines()
+    assert lines[1].split() == ["option", "legal_copies"]
+    assert lines[2].split()[:2] == ["pung", "2z,"]
+    import pandas as pd
+
+    assert pd.read_csv(out)["kind"].tolist() == ["pung", "pass"]

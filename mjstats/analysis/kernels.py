@@ -231,7 +231,7 @@ def evaluate_hand(counts, melds, n_melds, unseen, ctx, tab, work, row, totals, s
     >>> from mjstats.rulesets import get_ruleset
     >>> from mjstats.tiles import parse_tiles
     >>> ctx, work = policy_context(get_ruleset("mcr"), 0), new_policy_work(82, suit_table())
-    >>> h = parse_tiles("123m456p789s1133z")  # ready: 三色三步高 6 + 不求人 4 (self-drawn)
+    >>> h = parse_tiles("123m456p789s1133z")  # ready: 花龙 8 (+ 不求人 4 self-drawn)
     >>> row, totals = np.zeros(N_SLOTS, np.int64), np.zeros(34, np.int64)
     >>> z = np.zeros((4, 2), np.uint8)
     >>> evaluate_hand(h, z, 0, 4 - h.astype(np.int64), ctx, get_tables(), work, row, totals,
