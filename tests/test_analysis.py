@@ -28,7 +28,7 @@ from mjstats.scorer import score_batch
 from mjstats.tiles import parse_tile, parse_tiles
 
 SCALE = float(os.environ.get("MJSTATS_TEST_SCALE", "1"))
-N_POS = max(10, int(60 * SCALE))
+N_POS = max(10, int(200 * SCALE))
 
 TAB = get_tables()
 CTX = policy_context(get_ruleset("mcr"), 0)
@@ -147,9 +147,17 @@ def _ready_hands(rng, n):
     return out
 
 
-def test_ready_legal_useful_equals_score_batch():
+# CI size (scaled by MJSTATS_TEST_SCALE) and the full size behind the slow marker
+SIZES = [
+    pytest.param(N_POS, id="ci"),
+    pytest.param(2000, id="full", marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_ready_legal_useful_equals_score_batch(size):
     rng = np.random.default_rng(33)
-    for h, unseen in _ready_hands(rng, N_POS):
+    for h, unseen in _ready_hands(rng, size):
         row, totals = _evaluate(h, unseen)
         assert row[K.S_SHANTEN] == 0
         mask, copies, fan = 0, 0, 0
@@ -189,9 +197,10 @@ def _one_shanten(rng, n):
     return out
 
 
-def test_one_shanten_legal_useful_is_a_legal_ready_hand():
+@pytest.mark.parametrize("size", SIZES)
+def test_one_shanten_legal_useful_is_a_legal_ready_hand(size):
     rng = np.random.default_rng(34)
-    for h, unseen in _one_shanten(rng, N_POS):
+    for h, unseen in _one_shanten(rng, size):
         row, _ = _evaluate(h, unseen)
         mask = 0
         for t in range(34):
@@ -234,9 +243,10 @@ def _acc_after(h, unseen, target):
     return best
 
 
-def test_kaizen_and_second_step_by_brute_force():
+@pytest.mark.parametrize("size", SIZES)
+def test_kaizen_and_second_step_by_brute_force(size):
     rng = np.random.default_rng(35)
-    n = max(4, N_POS // 6)
+    n = max(4, size // 6)
     for h, unseen in [_random_hand(rng, 1, 2) for _ in range(n)]:
         row, _ = _evaluate(h, unseen)
         s, a = _acc(h, unseen)
