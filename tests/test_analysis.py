@@ -1,8 +1,8 @@
 """mjstats.analysis: positions, their errors, and the kernels against brute force.
 
-The brute force is written plainly here: every draw, every discard, shanten and
-useful tiles from the public :func:`mjstats.shanten` / :func:`mjstats.useful_tiles`,
-legal wins from :func:`mjstats.score_batch`.
+The brute force is written plainly here: every draw, every discard, with only the
+shanten of a whole hand (:func:`mjstats.kernels.shanten.shanten_one`) and the legal
+wins of :func:`mjstats.score_batch`.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from mjstats.errors import InvalidHandError
 from mjstats.games.discard_policies import new_policy_work, policy_context
 from mjstats.hand import Hand
 from mjstats.kernels.decompose import suit_table
+from mjstats.kernels.shanten import shanten_one
 from mjstats.kernels.tables import get_tables
 from mjstats.rulesets import get_ruleset
 from mjstats.scorer import score_batch
@@ -65,7 +66,7 @@ def test_position_errors_name_the_problem(kwargs, words):
 
 # ------------------------------------------------------------------ brute force
 def _sh(h, n_melds=0):
-    return int(K.shanten_one(h, n_melds, 31, TAB))
+    return int(shanten_one(h, n_melds, 31, TAB))
 
 
 def _acc(h, unseen):
@@ -74,18 +75,11 @@ def _acc(h, unseen):
     for t in range(34):
         if unseen[t] > 0 and h[t] < 4:
             h[t] += 1
-            best = min(_sh_after_discard(h, e) for e in range(34) if h[e])
+            best = _sh(h)  # the 14-tile hand: -1 complete, else its best discard's
             h[t] -= 1
             if best < s:
                 total += unseen[t]
     return s, total
-
-
-def _sh_after_discard(h, e):
-    h[e] -= 1
-    s = _sh(h)
-    h[e] += 1
-    return s
 
 
 def _legal_total(h, w, unseen):
@@ -257,7 +251,7 @@ def test_kaizen_and_second_step_by_brute_force(size):
                 continue
             h[t] += 1
             unseen[t] -= 1
-            lowers = min(_sh_after_discard(h, e) for e in range(34) if h[e]) < s
+            lowers = _sh(h) < s
             if lowers:
                 num += (unseen[t] + 1) * _acc_after(h, unseen, s - 1)
                 den += unseen[t] + 1
