@@ -53,8 +53,13 @@ def _analysis_table(joined, seen, ruleset, wall_left, discard, from_seat, column
     # deferred: `mjstats --help` loads no kernels
     import pandas as pd
 
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.analysis import analyze, position
+
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.analysis.position import read_hand
+
+    # deferred: `mjstats --help` loads no kernels
     from mjstats.analysis.table import COLUMNS
 
     hand = read_hand(joined)
