@@ -62,6 +62,11 @@ _LAZY = {
     "Fan": "mjstats.scorer",
     "view": "mjstats.viewer",
     "GameView": "mjstats.viewer",
+    "Position": "mjstats.analysis.position",
+    "PositionError": "mjstats.analysis.position",
+    "position": "mjstats.analysis.position",
+    "analyze": "mjstats.analysis.table",
+    "analyze_batch": "mjstats.analysis.table",
 }
 
 __all__ = [

@@ -206,6 +206,13 @@ def test_cli_prints_the_table(registered, capsys, tmp_path):
     out, err = capsys.readouterr()
     assert code == 0 and err == ""
     lines = out.splitlines()
+    # the analysis table of mjstats.analyze comes first (issue 33): title, header, 12 options
+    assert lines[0] == "options  123m456p789s1133z+4z"
+    assert lines[1].split()[:2] == ["option", "shanten"] and lines[2].split()[:2] == [
+        "discard",
+        "4z",
+    ]
+    lines = lines[2 + 12 :]
     assert lines[0].startswith("hand     123m456p789s1133z+4z  (14 tiles, 0 melds, seat E")
     assert lines[1] == "visible  4z"
     assert lines[2].startswith("playouts 300 per discard, at most 4 draws, policy efficiency")

@@ -47,6 +47,43 @@ def _fmt_table(table) -> str:
     return "\n".join([line(head), *(line(row) for row in rows)])
 
 
+def _analysis_table(joined, seen, ruleset, wall_left, discard, from_seat, columns, out_path):
+    """Print (and write) the analysis table of :func:`mjstats.analyze`; a 13-tile hand
+    without a discard has no options and prints nothing here."""
+    # deferred: `mjstats --help` loads no kernels
+    import pandas as pd
+
+    # deferred: `mjstats --help` loads no kernels
+    from mjstats.analysis import analyze, position
+
+    # deferred: `mjstats --help` loads no kernels
+    from mjstats.analysis.position import read_hand
+
+    # deferred: `mjstats --help` loads no kernels
+    from mjstats.analysis.table import COLUMNS
+
+    hand = read_hand(joined)
+    if discard is None and hand.win_tile is None:
+        return
+    pos = position(hand, seen, wall_left, discard=discard, from_seat=from_seat)
+    table = analyze(pos, ruleset=ruleset)
+    cols = COLUMNS if columns.strip() == "all" else [c.strip() for c in columns.split(",")]
+    unknown = [c for c in cols if c not in COLUMNS]
+    if unknown:
+        raise click.BadParameter(
+            f"unknown column {unknown[0]!r}; choose from {', '.join(COLUMNS)}",
+            param_hint="--columns",
+        )
+    with pd.option_context("display.width", 250, "display.max_colwidth", 80):
+        click.echo(f"options  {pos.text}" + (f" answering {discard}" if discard else ""))
+        click.echo(table[cols].to_string(index=False))
+    if out_path:
+        # deferred: `mjstats --help` loads no kernels
+        from mjstats.report import write_report
+
+        write_report(table, out_path)
+
+
 @click.command("analyze")
 @click.argument("text", nargs=-1, required=True)
 @click.option(
@@ -91,6 +128,46 @@ def _fmt_table(table) -> str:
     type=click.Path(dir_okay=False),
     help="Also write the parameters and the table as JSON to FILE.",
 )
+@click.option(
+    "--wall-left",
+    default=10,
+    show_default=True,
+    type=click.IntRange(min=0, max=136),
+    help="Draws the player still has (the analysis table's position).",
+)
+@click.option(
+    "--discard",
+    default=None,
+    metavar="TILE",
+    help="Another player's discard that a 13-tile hand answers (pass, chow, pung, kong, win).",
+)
+@click.option(
+    "--from-seat",
+    default=1,
+    show_default=True,
+    type=click.IntRange(min=1, max=3),
+    help="Who discarded it: 1 left (a chow is allowed), 2 across, 3 right.",
+)
+@click.option(
+    "--columns",
+    default="option,shanten,useful_copies,legal_useful,legal_copies,win_fans,kaizen_copies,"
+    "second_step,plans",
+    show_default=True,
+    help="Columns of the analysis table to show (docs/analysis.md defines them; 'all' for all).",
+)
+@click.option(
+    "--out",
+    "out_path",
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="Write the analysis table to FILE (.csv, .json, .parquet or .md).",
+)
+@click.option(
+    "--mc/--no-mc",
+    default=True,
+    show_default=True,
+    help="Also run the Monte Carlo playouts per discard (own turn or 13 tiles as they stand).",
+)
 @notice("analyze")  # one notice for the command's calls
 def command(
     text: tuple[str, ...],
@@ -102,6 +179,12 @@ def command(
     ruleset: str,
     last_tile: bool,
     json_path: str | None,
+    wall_left: int,
+    discard: str | None,
+    from_seat: int,
+    columns: str,
+    out_path: str | None,
+    mc: bool,
 ) -> None:
     """Expected value of each discard of a hand, by Monte Carlo playouts.
 
@@ -120,8 +203,14 @@ def command(
     than each ± suggests.
 
     \b
+    First the analysis table (every option: shanten, useful and
+    legal-useful tiles with the fans of each legal win, 改良, second step,
+    the 8-fan plans; docs/analysis.md), then the playouts (--no-mc skips them).
+
+    \b
     Examples:
         mjstats analyze 2367m3345p1568s16z
+        mjstats analyze "[444m]11p55s88s22z37p seat=S" --discard 2z --from-seat 2
         mjstats analyze 2367m3345p1568s16z --draws 10 --policy fan-aware
         mjstats analyze "123m456p789s1133z" --visible 1z --json out.json
     """
@@ -131,6 +220,9 @@ def command(
     from mjstats.studies.interrupts import EXIT_INTERRUPTED, deferred_interrupts
 
     joined = " ".join(text)
+    _analysis_table(joined, visible, ruleset, wall_left, discard, from_seat, columns, out_path)
+    if not mc or discard is not None:
+        return
     position = read_position(joined, visible)
     # Ctrl-C: at once while nothing is done, else after the chunk group in flight;
     # an analysis keeps no checkpoint (it is run again, not resumed)

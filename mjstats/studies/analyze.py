@@ -36,7 +36,6 @@ of threads.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +43,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mjstats.analysis.position import move_last_tile_to_plus
 from mjstats.arguments import check_count
 from mjstats.compiling import notice
 from mjstats.errors import InvalidHandError, TileCountError
@@ -126,35 +126,6 @@ class Position:
         return seen
 
 
-_TILE_TOKEN = re.compile(r"[0-9mpsz\[\]{}+]+")
-_GROUP = re.compile(r"(\d+)([mpsz])")
-
-
-def _move_last_tile_to_plus(text: str) -> str | None:
-    """``'123m...11334z seat=S'`` -> ``'123m...1133z+4z seat=S'`` (None if no plain group)."""
-    tokens = list(re.finditer(r"\S+", text))
-    last = None
-    for tok in tokens:
-        if not _TILE_TOKEN.fullmatch(tok.group()):
-            break
-        last = tok
-    if last is None:
-        return None
-    part = last.group()
-    best = None
-    for m in _GROUP.finditer(part):
-        depth = part.count("[", 0, m.start()) + part.count("{", 0, m.start())
-        depth -= part.count("]", 0, m.start()) + part.count("}", 0, m.start())
-        if depth == 0:
-            best = m
-    if best is None:
-        return None
-    digits, suit = best.group(1), best.group(2)
-    head = f"{digits[:-1]}{suit}" if len(digits) > 1 else ""
-    part = part[: best.start()] + head + part[best.end() :] + f"+{digits[-1]}{suit}"
-    return text[: last.start()] + part + text[last.end() :]
-
-
 def read_position(
     hand: Any,
     visible: Any = None,
@@ -196,7 +167,7 @@ def read_position(
             h = parse_hand(hand)
         except TileCountError as exc:
             # a 14-tile hand may omit the '+': read its last concealed tile as the drawn one
-            moved = _move_last_tile_to_plus(hand) if "+" not in hand else None
+            moved = move_last_tile_to_plus(hand) if "+" not in hand else None
             if moved is None:
                 raise
             try:

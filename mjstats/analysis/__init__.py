@@ -1,0 +1,14 @@
+"""牌理 that knows the 8-fan minimum: the options of one position and what each keeps.
+
+:mod:`mjstats.analysis.position` reads a position (:class:`Position`,
+:func:`position`); :mod:`mjstats.analysis.kernels` evaluates each option (numba);
+:mod:`mjstats.analysis.table` turns them into the table of :func:`analyze` and
+:func:`analyze_batch`. ``docs/analysis.md`` defines every column.
+"""
+
+from __future__ import annotations
+
+from mjstats.analysis.position import Position, PositionError, position
+from mjstats.analysis.table import analyze, analyze_batch
+
+__all__ = ["Position", "PositionError", "analyze", "analyze_batch", "position"]

@@ -1,0 +1,311 @@
+"""The analysis table: every option of a position and what it keeps (``docs/analysis.md``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mjstats.analysis import kernels as K
+from mjstats.analysis.position import Position, position
+from mjstats.errors import InvalidArgumentError
+from mjstats.games import discard_policies as D
+from mjstats.kernels.decompose import suit_table
+from mjstats.kernels.tables import get_tables
+from mjstats.rulesets import get_ruleset
+from mjstats.tiles import TILES
+
+__all__ = ["COLUMNS", "analyze", "analyze_batch"]
+
+COLUMNS = [
+    "option",
+    "kind",
+    "tile",
+    "then",
+    "shanten",
+    "shanten_regular",
+    "shanten_seven_pairs",
+    "shanten_thirteen_orphans",
+    "shanten_honors_knitted",
+    "shanten_knitted_straight",
+    "useful",
+    "useful_copies",
+    "legal_useful",
+    "legal_copies",
+    "win_fans",
+    "kaizen",
+    "kaizen_copies",
+    "kaizen_best",
+    "second_step",
+    "plans",
+]
+"""Columns of :func:`analyze`, in order (defined in ``docs/analysis.md``)."""
+
+_KINDS = ["discard", "concealed kong", "promoted kong", "pass", "chow", "pung", "kong", "win"]
+_FORM_COLS = COLUMNS[5:10]
+_SUITS = "mps"
+
+
+def _mask_text(mask: int) -> str:
+    return " ".join(TILES[t] for t in range(34) if (mask >> t) & 1)
+
+
+def _plan_names(ruleset) -> dict[str, Any]:
+    fans = {f.key: f for f in ruleset.fans}
+
+    def name(key: str) -> str:
+        f = fans.get(key)
+        return f"{f.zh} {f.en}" if f else key
+
+    return {"name": name}
+
+
+def _plan_text(kind: int, param: int, need: int, value: int, name) -> str:
+    if kind in (D.T_FULL_FLUSH, D.T_HALF_FLUSH):
+        key = "full_flush" if kind == D.T_FULL_FLUSH else "half_flush"
+        what = f"{name(key)} ({_SUITS[param]})"
+    elif kind == D.T_CHOWS:
+        body = D._BODIES[param]
+        key = D.PLAN_FANS[int(body[3]) - D.CTX_VALUES]
+        chows = " ".join(f"{TILES[c]}{TILES[c + 1]}{TILES[c + 2]}" for c in body[:3])
+        what = f"{name(key)} ({chows})"
+    elif kind == D.T_HONOR_PUNGS:
+        tiles = " ".join(TILES[27 + h] * 3 for h in range(7) if (param >> h) & 1)
+        what = f"{name('dragon_pung') if param >= 16 else 'pungs'} ({tiles})"
+    else:
+        key = {
+            D.T_SEVEN_PAIRS: "seven_pairs",
+            D.T_ORPHANS: "thirteen_orphans",
+            D.T_HONORS_KNITTED: "lesser_honors_and_knitted_tiles",
+            D.T_KNITTED_STRAIGHT: "knitted_straight",
+            D.T_ALL_PUNGS: "all_pungs",
+            D.T_CONCEALED_PUNGS: "three_concealed_pungs",
+        }[kind]
+        what = name(key)
+    return f"{what} need {need} value {value}"
+
+
+def _option_hand(pos: Position, kind: int, tile: int, then: int):
+    """Counts, melds and meld count of the 3k+1 hand an option leaves."""
+    counts = pos.concealed.copy()
+    melds = pos.melds.copy()
+    n = pos.n_melds
+    if kind == K.OPT_DISCARD:
+        counts[tile] -= 1
+    elif kind == K.OPT_CONCEALED_KONG:
+        counts[tile] -= 4
+        melds[n] = (4, tile)
+        n += 1
+    elif kind == K.OPT_PROMOTED_KONG:
+        counts[tile] -= 1
+        for i in range(n):
+            if melds[i, 0] == 2 and melds[i, 1] == tile:
+                melds[i, 0] = 3
+    elif kind in (K.OPT_CHOW, K.OPT_PUNG, K.OPT_KONG):
+        counts[pos.discard] += 1
+        if kind == K.OPT_CHOW:
+            counts[tile : tile + 3] -= 1
+            melds[n] = (1, tile)
+        else:
+            counts[tile] -= 3 if kind == K.OPT_PUNG else 4
+            melds[n] = (2 if kind == K.OPT_PUNG else 3, tile)
+        n += 1
+        if then >= 0:
+            counts[then] -= 1
+    return counts, melds, n
+
+
+def _plans(pos, kind, tile, then, unseen, ctx, tab, work, name) -> str:
+    if kind == K.OPT_WIN:
+        return ""
+    counts, melds, n = _option_hand(pos, kind, tile, then)
+    plain = D.hand_need(counts, n, ctx[D.CTX_FORMS], tab)
+    targets = work[D.W_TARGET]
+    count, best = D._collect_targets(
+        counts, melds, n, unseen, ctx, tab, plain, targets, work, False
+    )
+    rows = sorted(
+        (int(targets[i, 2]), -int(targets[i, 3]), int(targets[i, 0]), int(targets[i, 1]))
+        for i in range(count)
+        if targets[i, 0] != D.T_PLAIN and targets[i, 2] <= best + 1
+    )
+    return "; ".join(_plan_text(k, p, need, -v, name) for need, v, k, p in rows)
+
+
+def _option_text(kind: int, tile: int, then: int) -> str:
+    if kind == K.OPT_CHOW:
+        word = f"chow {TILES[tile]}{TILES[tile + 1]}{TILES[tile + 2]}"
+    else:
+        word = f"{_KINDS[kind]} {TILES[tile]}" if kind != K.OPT_PASS else "pass"
+    return word + (f", discard {TILES[then]}" if then >= 0 else "")
+
+
+def _frame(pos: Position, rows: np.ndarray, totals: np.ndarray, n: int, ctx, tab, work, name):
+    unseen = pos.unseen()
+    data = []
+    for r in range(n):
+        row = rows[r]
+        kind, tile, then = int(row[K.S_OPTION]), int(row[K.S_TILE]), int(row[K.S_THEN])
+        win = kind == K.OPT_WIN
+        rec = {
+            "option": _option_text(kind, tile, then),
+            "kind": _KINDS[kind],
+            "tile": TILES[tile],
+            "then": TILES[then] if then >= 0 else "",
+            "shanten": int(row[K.S_SHANTEN]),
+        }
+        for f, col in enumerate(_FORM_COLS):
+            v = int(row[K.S_FORM + f])
+            rec[col] = pd.NA if v >= K.IMPOSSIBLE else v
+        legal = int(row[K.S_LEGAL])
+        rec.update(
+            useful=_mask_text(int(row[K.S_USEFUL])),
+            useful_copies=int(row[K.S_USEFUL_COPIES]),
+            legal_useful=_mask_text(legal),
+            legal_copies=int(row[K.S_LEGAL_COPIES]),
+            win_fans=(
+                f"{int(row[K.S_WIN_FAN])}" + ("" if row[K.S_WIN_LEGAL] else " (below minimum)")
+                if win
+                else " ".join(
+                    f"{TILES[t]}:{int(totals[r, t])}"
+                    for t in range(34)
+                    if (legal >> t) & 1 and row[K.S_SHANTEN] == 0
+                )
+            ),
+            kaizen=_mask_text(int(row[K.S_KAIZEN])),
+            kaizen_copies=int(row[K.S_KAIZEN_COPIES]),
+            kaizen_best=int(row[K.S_KAIZEN_BEST]),
+            second_step=(
+                row[K.S_SECOND_NUM] / row[K.S_SECOND_DEN] if row[K.S_SECOND_DEN] else np.nan
+            ),
+            plans=_plans(pos, kind, tile, then, unseen, ctx, tab, work, name),
+        )
+        rec["_legal_win"] = win and bool(row[K.S_WIN_LEGAL])
+        data.append(rec)
+    df = pd.DataFrame(data, columns=[*COLUMNS, "_legal_win"])
+    df["_any_legal"] = df["legal_copies"] > 0
+    df = df.sort_values(
+        ["_legal_win", "_any_legal", "shanten", "legal_copies", "useful_copies", "second_step"],
+        ascending=[False, False, True, False, False, False],
+        kind="stable",
+    )
+    return df[COLUMNS].reset_index(drop=True)
+
+
+def _inputs(pos: Position, ruleset):
+    ctx = D.policy_context(ruleset, 0, pos.seat_wind, pos.round_wind)
+    return ctx, get_tables()
+
+
+def analyze(pos: Any, ruleset: str = "mcr", **position_options: Any) -> pd.DataFrame:
+    """The analysis table of a position: one row per option, best first.
+
+    Parameters
+    ----------
+    pos : Position or str
+        A :class:`~mjstats.analysis.Position`, or hand text read by
+        :func:`~mjstats.analysis.position` with ``position_options`` (``seen``,
+        ``wall_left``, ``discard``, ``from_seat``, winds, flowers).
+    ruleset : str
+        The ruleset whose minimum and fans decide legality (default MCR).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`COLUMNS` (``docs/analysis.md`` defines each). Ranked: a
+        legal win first; then options with legal-useful tiles before those
+        without; then lower shanten, more legal-useful copies, more useful
+        copies, a wider second step.
+
+    Examples
+    --------
+    >>> t = analyze("123m456p789s11334z")
+    >>> t.loc[0, "option"], int(t.loc[0, "shanten"]), t.loc[0, "legal_useful"]
+    ('discard 4z', 0, '1z 3z')
+    >>> t.loc[0, "win_fans"]  # fan total of each legal self-drawn win (flowers excluded)
+    '1z:16 3z:13'
+    """
+    if not isinstance(pos, Position):
+        pos = position(pos, **position_options)
+    elif position_options:
+        raise InvalidArgumentError("options are given with hand text, not with a Position")
+    rs = get_ruleset(ruleset)
+    ctx, tab = _inputs(pos, rs)
+    work = D.new_policy_work(len(rs.fans), suit_table())
+    rows = np.zeros((K.MAX_OPTIONS, K.N_SLOTS), np.int64)
+    totals = np.zeros((K.MAX_OPTIONS, 34), np.int64)
+    n = K.evaluate_options(
+        pos.concealed.copy(), pos.melds, pos.n_melds, pos.unseen(), pos.discard, pos.from_seat,
+        ctx, tab, work, rows, totals,
+    )  # fmt: skip
+    return _frame(pos, rows, totals, n, ctx, tab, work, _plan_names(rs)["name"])
+
+
+def analyze_batch(positions, ruleset: str = "mcr") -> pd.DataFrame:
+    """The kernel columns of many positions at once (numba, parallel over positions).
+
+    One row per position and option: ``position`` (its index), ``kind``,
+    ``tile``, ``then``, ``shanten``, ``useful_copies``, ``legal_copies``,
+    ``kaizen_copies``, ``second_step`` and the masks ``useful_mask``,
+    ``legal_mask``, ``kaizen_mask`` (bit t = tile t), as :func:`analyze`
+    defines them, in option order (not ranked).
+
+    Examples
+    --------
+    >>> b = analyze_batch(["123m456p789s11334z", "19m19p19s12345677z"])
+    >>> b.groupby("position").size().tolist()
+    [12, 13]
+    """
+    pos = [p if isinstance(p, Position) else position(p) for p in positions]
+    rs = get_ruleset(ruleset)
+    n = len(pos)
+    counts = np.stack([p.concealed for p in pos]) if n else np.zeros((0, 34), np.uint8)
+    melds = np.stack([p.melds for p in pos]) if n else np.zeros((0, 4, 2), np.uint8)
+    n_melds = np.array([p.n_melds for p in pos], np.int64)
+    unseen = np.stack([p.unseen() for p in pos]) if n else np.zeros((0, 34), np.int64)
+    discard = np.array([p.discard for p in pos], np.int64)
+    from_seat = np.array([p.from_seat for p in pos], np.int64)
+    ctx = np.stack([_inputs(p, rs)[0] for p in pos]) if n else np.zeros((0, D.CTX_SIZE), np.int64)
+    rows = np.zeros((n, K.MAX_OPTIONS, K.N_SLOTS), np.int64)
+    totals = np.zeros((n, K.MAX_OPTIONS, 34), np.int64)
+    n_out = np.zeros(n, np.int64)
+    if n:
+        K.evaluate_batch(
+            counts, melds, n_melds, unseen, discard, from_seat, ctx, get_tables(),
+            len(rs.fans), suit_table(), rows, totals, n_out,
+        )  # fmt: skip
+    return batch_frame(rows, n_out)
+
+
+def batch_frame(rows: np.ndarray, n_out: np.ndarray) -> pd.DataFrame:
+    """The rows of :func:`mjstats.analysis.kernels.evaluate_batch` as a DataFrame
+    (see :func:`analyze_batch`).
+
+    Examples
+    --------
+    >>> batch_frame(np.zeros((1, K.MAX_OPTIONS, K.N_SLOTS), np.int64), np.array([0])).shape
+    (0, 12)
+    """
+    pos_idx = np.repeat(np.arange(len(n_out)), n_out)
+    opt_idx = np.concatenate([np.arange(k) for k in n_out]) if len(n_out) else np.zeros(0, int)
+    r = rows[pos_idx, opt_idx.astype(np.int64)]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        second = r[:, K.S_SECOND_NUM] / r[:, K.S_SECOND_DEN]
+    kinds = np.array(_KINDS)
+    return pd.DataFrame(
+        {
+            "position": pos_idx,
+            "kind": kinds[r[:, K.S_OPTION]],
+            "tile": r[:, K.S_TILE],
+            "then": r[:, K.S_THEN],
+            "shanten": r[:, K.S_SHANTEN],
+            "useful_copies": r[:, K.S_USEFUL_COPIES],
+            "legal_copies": r[:, K.S_LEGAL_COPIES],
+            "kaizen_copies": r[:, K.S_KAIZEN_COPIES],
+            "second_step": second,
+            "useful_mask": r[:, K.S_USEFUL],
+            "legal_mask": r[:, K.S_LEGAL],
+            "kaizen_mask": r[:, K.S_KAIZEN],
+        }
+    )
