@@ -24,9 +24,9 @@ from mjstats.games import kernels as G
 from mjstats.games import replay_kernel as RK
 from mjstats.games.engine import engine_context, game_rules
 from mjstats.games.stats import wall_name
+from mjstats.records import botzone_ruleset
 from mjstats.records.replay import checked_blocks
 from mjstats.rulesets import Ruleset, get_ruleset
-from mjstats.rulesets.mcr.judge import botzone_ruleset
 
 from . import kernel as K
 
