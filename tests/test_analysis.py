@@ -346,3 +346,139 @@ def test_cli_claim_table(tmp_path):
     import pandas as pd
 
     assert pd.read_csv(out)["kind"].tolist() == ["pung", "pass"]
+
+
+# ------------------------------------------------------------------ the batch (arrays)
+def _random_batch(n, seed):
+    from mjstats.bench.tasks.analysis import random_positions
+
+    p = random_positions(n, seed, melds=0.4, claims=0.3, seen=16)
+    p["seat_wind"] = np.arange(n) % 4
+    p["round_wind"] = (np.arange(n) // 3) % 4
+    p["from_seat"] = np.where(p["discard"] >= 0, p["from_seat"], 1)
+    return p
+
+
+def _as_position(p, i):
+    m = p["melds"][i]
+    return mjstats.Position(
+        concealed=p["concealed"][i],
+        melds=m,
+        n_melds=int((m[:, 0] > 0).sum()),
+        seen=p["seen"][i],
+        wall_left=0,
+        seat_wind=int(p["seat_wind"][i]),
+        round_wind=int(p["round_wind"][i]),
+        flowers=0,
+        discard=int(p["discard"][i]),
+        from_seat=int(p["from_seat"][i]) if p["discard"][i] >= 0 else 0,
+        text="",
+    )
+
+
+def _batch_call(p, **kw):
+    return mjstats.analyze_batch(
+        p["concealed"],
+        melds=p["melds"],
+        seen=p["seen"],
+        discard=p["discard"],
+        from_seat=p["from_seat"],
+        seat_wind=p["seat_wind"],
+        round_wind=p["round_wind"],
+        **kw,
+    )
+
+
+HAND14 = parse_tiles("123m456p789s11334z")
+
+
+def _mask(text):
+    return sum(1 << parse_tile(t) for t in text.split())
+
+
+def test_batch_arrays_equal_analyze_on_random_positions():
+    # the vectorised path (arrays, melds, claims, seen tiles, winds) against analyze()
+    # of each position, column by column (analyze ranks its rows; match on the option)
+    n = max(30, int(300 * SCALE))
+    p = _random_batch(n, 33)
+    assert (p["discard"] >= 0).any() and (p["melds"][:, :, 0] > 0).any()
+    b = _batch_call(p)
+    assert set(b["position"]) == set(range(n))
+    for i, got in b.groupby("position"):
+        t = mjstats.analyze(_as_position(p, i))
+        want = t.assign(
+            tile=[parse_tile(x) for x in t["tile"]],
+            then=[parse_tile(x) if x else -1 for x in t["then"]],
+        ).set_index(["kind", "tile"])
+        got = got.assign(kind=got["kind"].astype(str)).set_index(["kind", "tile"])
+        assert sorted(got.index) == sorted(want.index), i
+        want = want.loc[got.index]
+        for col in ("then", "shanten", "useful_copies", "legal_copies", "kaizen_copies"):
+            assert got[col].tolist() == want[col].tolist(), (i, col)
+        np.testing.assert_array_equal(got["second_step"], want["second_step"].astype(float))
+        for mask, text in (
+            ("useful_mask", "useful"),
+            ("legal_mask", "legal_useful"),
+            ("kaizen_mask", "kaizen"),
+        ):
+            assert got[mask].tolist() == [_mask(x) for x in want[text]], (i, mask)
+
+
+def test_batch_column_groups_equal_all_and_position_objects():
+    p = _random_batch(max(20, int(120 * SCALE)), 5)
+    full = _batch_call(p)
+    objects = mjstats.analyze_batch([_as_position(p, i) for i in range(len(p["concealed"]))])
+    assert objects.equals(full)
+    for columns in ("useful", ["legal"], ["kaizen"], ["second_step"], ["legal", "kaizen"]):
+        part = _batch_call(p, columns=columns)
+        assert list(part.columns) == [c for c in full.columns if c in part.columns]
+        assert part.equals(full[list(part.columns)]), columns
+    assert list(_batch_call(p, columns="useful").columns) == [
+        "position", "kind", "tile", "then", "shanten", "useful_copies", "useful_mask",
+    ]  # fmt: skip
+
+
+def test_batch_from_a_hand_batch():
+    hands = ["123m456p789s1133z+4z", "[555p]12345m789s11z+9s seat=S"]
+    hb = mjstats.HandBatch.from_hands(hands)
+    assert mjstats.analyze_batch(hb).equals(mjstats.analyze_batch(hands))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "words"),
+    [
+        ({"concealed": [parse_tiles("123m456p789s1133z")]}, PositionError, "row 0: a position on"),
+        (
+            {"concealed": [parse_tiles("123m456p789s11334z")] * 2, "discard": [-1, 4]},
+            PositionError,
+            "row 1: a position answering a discard holds 13",
+        ),
+        (
+            {"concealed": [parse_tiles("1111m456p789s1133z")], "seen": parse_tiles("1m")},
+            PositionError,
+            "row 0: a fifth copy of 1m",
+        ),
+        (
+            {"concealed": [parse_tiles("123m456p789s1133z")], "discard": 4, "from_seat": 0},
+            PositionError,
+            "from_seat must be 1",
+        ),
+        ({"concealed": [HAND14], "discard": 34}, PositionError, "0-33"),
+        (
+            {"concealed": [parse_tiles("123m456p789s11334z")], "seat_wind": 4},
+            InvalidHandError,
+            "seat_wind",
+        ),
+        ({"concealed": [[5] + [0] * 33]}, InvalidHandError, "more than 4 copies"),
+        (
+            {"concealed": [parse_tiles("123m456p789s11334z")], "columns": "fans"},
+            ValueError,
+            "'fans'",
+        ),
+    ],
+)
+def test_batch_bad_rows_name_the_row(kwargs, error, words):
+    kwargs = dict(kwargs)
+    concealed = np.array(kwargs.pop("concealed"))
+    with pytest.raises(error, match=words):
+        mjstats.analyze_batch(concealed, **kwargs)

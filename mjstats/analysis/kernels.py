@@ -56,9 +56,10 @@ from mjstats.games.discard_policies import (
     W_SCORE,
     W_TARGET,
     _collect_targets,
-    discard_needs,
+    mask_copies,
     new_policy_work,
     score_win,
+    unseen_planes,
 )
 from mjstats.kernels._jit import ijit, jit, pjit
 from mjstats.kernels.shanten import (
@@ -68,6 +69,11 @@ from mjstats.kernels.shanten import (
     REGULAR,
     SEVEN_PAIRS,
     THIRTEEN_ORPHANS,
+    _forms_useful,
+    _need_all,
+    keys_without,
+    masks_without,
+    scan_hand,
     shanten_one,
     useful_one,
 )
@@ -85,6 +91,11 @@ __all__ = [
     "OPT_PROMOTED_KONG",
     "OPT_PUNG",
     "OPT_WIN",
+    "WHAT_ALL",
+    "WHAT_KAIZEN",
+    "WHAT_LEGAL",
+    "WHAT_SECOND",
+    "WHAT_USEFUL",
     "acceptance",
     "evaluate_hand",
     "evaluate_options",
@@ -124,6 +135,13 @@ OPT_KONG = 6
 OPT_WIN = 7
 MAX_OPTIONS = 20  # 14 discards + 3 concealed kongs + 3 promoted ones at most
 
+# which column groups :func:`_evaluate_hand` fills (bits of ``what``); the others stay 0
+WHAT_USEFUL = 1  # shanten (all forms), useful tiles and copies: always filled
+WHAT_LEGAL = 2  # legal-useful tiles, copies, fan totals of a ready hand
+WHAT_KAIZEN = 4  # 改良
+WHAT_SECOND = 8  # second-step acceptance
+WHAT_ALL = 15
+
 
 @ijit
 def _copies(mask, unseen):
@@ -155,17 +173,78 @@ def acceptance(counts, n_melds, forms, tab, unseen):
 @jit
 def _best_after(counts, n_melds, forms, tab, unseen, target):
     """Largest acceptance over the discards of the 3k+2 hand ``counts`` that leave
-    shanten ``target``; -1 when none does."""
+    shanten ``target``; -1 when none does.
+
+    The hand is scanned once; each discard lowers one group key and moves one bit of
+    the count masks (as :func:`mjstats.kernels.shanten.discard_one`). The need of
+    the hand left comes first (a few table loads); only a discard that reaches
+    ``target`` gets its useful tiles, and their copies are three popcounts over the
+    bit planes of ``unseen`` (:func:`mjstats.games.discard_policies.mask_copies`)."""
+    km, kp, ks, kz, eq1, eq2, eq3, eq4 = scan_hand(counts)
+    ones, twos, fours = unseen_planes(unseen)
+    sr, hr, hv = tab.suit_rows, tab.honor_rows, tab.honor_vecs
+    ss, sh, fin = tab.suit_suit, tab.suit_honor, tab.final
     best = -1
     for e in range(34):
-        if counts[e] == 0:
+        held, e1, e2, e3, e4 = masks_without(e, eq1, eq2, eq3, eq4)
+        if not held:
             continue
-        counts[e] -= 1
-        sh, _, copies = acceptance(counts, n_melds, forms, tab, unseen)
-        counts[e] += 1
-        if sh == target and copies > best:
+        m0, m1, m2, m3 = keys_without(e, km, kp, ks, kz)
+        if _need_all(m0, m1, m2, m3, n_melds, forms, sr, hr, ss, sh, fin, hv) - 1 != target:
+            continue
+        _, bits = _forms_useful(m0, m1, m2, m3, e1, e2, e3, e4, n_melds, forms, tab)
+        copies = mask_copies(bits, ones, twos, fours)
+        if copies > best:
             best = copies
     return best
+
+
+@jit
+def _best_after_pair(counts, n_melds, forms, tab, unseen, target, t, d, memo_need, memo_copies):
+    """:func:`_best_after` of ``counts`` = P - d + t on the player's own turn (P the
+    14 tiles, ``d`` the option's discard, ``t`` the draw), memoised over the position.
+
+    The hand left by discarding ``e`` is P + t - d - e, the same hand as option
+    ``e`` reaches after drawing ``t`` and discarding ``d``, with the same unseen
+    copies: its need and acceptance are stored under ``[t, min(d, e), max(d, e)]``
+    (-1: not known yet), so each pair is solved once for both options."""
+    km, kp, ks, kz, eq1, eq2, eq3, eq4 = scan_hand(counts)
+    ones, twos, fours = unseen_planes(unseen)
+    sr, hr, hv = tab.suit_rows, tab.honor_rows, tab.honor_vecs
+    ss, sh, fin = tab.suit_suit, tab.suit_honor, tab.final
+    best = -1
+    for e in range(34):
+        held, e1, e2, e3, e4 = masks_without(e, eq1, eq2, eq3, eq4)
+        if not held:
+            continue
+        a = min(d, e)
+        b = max(d, e)
+        need = np.int64(memo_need[t, a, b])
+        if need < 0:
+            m0, m1, m2, m3 = keys_without(e, km, kp, ks, kz)
+            need = _need_all(m0, m1, m2, m3, n_melds, forms, sr, hr, ss, sh, fin, hv)
+            memo_need[t, a, b] = need
+        if need - 1 != target:
+            continue
+        copies = np.int64(memo_copies[t, a, b])
+        if copies < 0:
+            m0, m1, m2, m3 = keys_without(e, km, kp, ks, kz)
+            _, bits = _forms_useful(m0, m1, m2, m3, e1, e2, e3, e4, n_melds, forms, tab)
+            copies = mask_copies(bits, ones, twos, fours)
+            memo_copies[t, a, b] = copies
+        if copies > best:
+            best = copies
+    return best
+
+
+@jit
+def _after(counts, n_melds, forms, tab, unseen, target, t, d, memo_need, memo_copies):
+    """:func:`_best_after_pair` when ``d >= 0`` (an own-turn discard), else :func:`_best_after`."""
+    if d >= 0:
+        return _best_after_pair(
+            counts, n_melds, forms, tab, unseen, target, t, d, memo_need, memo_copies
+        )
+    return _best_after(counts, n_melds, forms, tab, unseen, target)
 
 
 @jit
@@ -208,7 +287,9 @@ def _legal_after(counts, melds, n_melds, unseen, ctx, tab, work, s, scratch):
             if found:
                 return True
         return False
-    plain = discard_needs(counts, n_melds, forms, tab, scratch)
+    # the plain need of the drawn hand: a useful draw lowers the shanten by one, so
+    # its best discard leaves need s (what discard_needs would return)
+    plain = s
     n, _ = _collect_targets(
         counts, melds, n_melds, unseen, ctx, tab, plain, work[W_TARGET], work, True
     )
@@ -239,23 +320,51 @@ def evaluate_hand(counts, melds, n_melds, unseen, ctx, tab, work, row, totals, s
     >>> int(row[S_SHANTEN]), int(row[S_USEFUL_COPIES]), int(row[S_LEGAL_COPIES])
     (0, 4, 4)
     """
+    memo = np.zeros((1, 1, 1), np.int16)
+    _evaluate_hand(
+        counts, melds, n_melds, unseen, ctx, tab, work, row, totals, scratch, WHAT_ALL, -1, memo,
+        memo,
+    )  # fmt: skip
+
+
+@jit
+def _evaluate_hand(
+    counts, melds, n_melds, unseen, ctx, tab, work, row, totals, scratch, what, d, memo_need,
+    memo_copies,
+):  # fmt: skip
+    """:func:`evaluate_hand` filling only the column groups of ``what`` (``WHAT_*`` bits;
+    the slots of the others are 0). ``d >= 0``: the hand is an own-turn position less
+    ``d``, and 改良 and the second step share ``memo_need``/``memo_copies`` (int16 (34,
+    34, 34), -1 where unknown) with the position's other discards (:func:`_best_after_pair`)."""
     forms = ctx[CTX_FORMS]
+    # the hand is scanned once: the forms' shanten and the useful tiles come from its
+    # group keys and count masks (what shanten_one and useful_one compute from counts)
+    km, kp, ks, kz, eq1, eq2, eq3, eq4 = scan_hand(counts)
+    sr, hr, hv = tab.suit_rows, tab.honor_rows, tab.honor_vecs
+    ss, sh, fin = tab.suit_suit, tab.suit_honor, tab.final
     for f in range(5):
         if forms & FORMS[f]:
-            row[S_FORM + f] = shanten_one(counts, n_melds, FORMS[f], tab)
+            need = _need_all(km, kp, ks, kz, n_melds, FORMS[f], sr, hr, ss, sh, fin, hv)
+            row[S_FORM + f] = need - 1
         else:
             row[S_FORM + f] = IMPOSSIBLE
         totals[f] = 0
     for t in range(5, 34):
         totals[t] = 0
-    s, useful, copies = acceptance(counts, n_melds, forms, tab, unseen)
+    need, useful = _forms_useful(km, kp, ks, kz, eq1, eq2, eq3, eq4, n_melds, forms, tab)
+    s = need - 1
+    ones, twos, fours = unseen_planes(unseen)
+    copies = mask_copies(useful, ones, twos, fours)
     row[S_SHANTEN] = s
     row[S_USEFUL] = useful
     row[S_USEFUL_COPIES] = copies
     legal = 0
     legal_copies = 0
     legal_fan = 0
-    if s == 0:
+    want_legal = (what & WHAT_LEGAL) != 0
+    want_kaizen = (what & WHAT_KAIZEN) != 0
+    want_second = (what & WHAT_SECOND) != 0
+    if s == 0 and want_legal:
         legal, legal_copies, legal_fan = _ready_legal(
             counts, melds, n_melds, unseen, ctx, work, useful, totals
         )
@@ -267,18 +376,24 @@ def evaluate_hand(counts, melds, n_melds, unseen, ctx, tab, work, row, totals, s
     for t in range(34):
         if unseen[t] <= 0:
             continue
+        is_useful = (useful >> t) & 1
+        if is_useful and (s < 1 or not (want_legal or want_second)):
+            continue
+        if not is_useful and not want_kaizen:
+            continue
         counts[t] += 1
         unseen[t] -= 1
-        if (useful >> t) & 1:
-            if s >= 1:
+        if is_useful:
+            if want_legal:
                 if _legal_after(counts, melds, n_melds, unseen, ctx, tab, work, s, scratch):
                     legal |= np.int64(1) << t
                     legal_copies += unseen[t] + 1
-                b = _best_after(counts, n_melds, forms, tab, unseen, s - 1)
+            if want_second:
+                b = _after(counts, n_melds, forms, tab, unseen, s - 1, t, d, memo_need, memo_copies)
                 num += (unseen[t] + 1) * b
                 den += unseen[t] + 1
         else:
-            b = _best_after(counts, n_melds, forms, tab, unseen, s)
+            b = _after(counts, n_melds, forms, tab, unseen, s, t, d, memo_need, memo_copies)
             if b > copies:
                 kaizen |= np.int64(1) << t
                 kaizen_copies += unseen[t] + 1
@@ -345,6 +460,22 @@ def evaluate_options(
     hand each option leaves (a claim: after its best discard, ``S_THEN``);
     ``S_OPTION`` and ``S_TILE`` name the option.
     """
+    memo_need = np.empty((34, 34, 34), np.int16)
+    memo_copies = np.empty((34, 34, 34), np.int16)
+    return _evaluate_options(
+        counts, melds, n_melds, unseen, discard, from_seat, ctx, tab, work, rows, totals,
+        WHAT_ALL, memo_need, memo_copies,
+    )  # fmt: skip
+
+
+@jit
+def _evaluate_options(
+    counts, melds, n_melds, unseen, discard, from_seat, ctx, tab, work, rows, totals, what,
+    memo_need, memo_copies,
+):  # fmt: skip
+    """:func:`evaluate_options` filling the column groups of ``what`` (a claim still
+    picks its discard by every column, so ``S_THEN`` does not depend on ``what``);
+    ``memo_*`` int16 (34, 34, 34) scratch shared by the discards (:func:`_best_after_pair`)."""
     forms = ctx[CTX_FORMS]
     scratch = np.zeros(34, np.int64)
     tmp = np.zeros(N_SLOTS, np.int64)
@@ -355,13 +486,17 @@ def evaluate_options(
         m2[i, 1] = melds[i, 1]
     n = 0
     if discard < 0:
+        if what & (WHAT_KAIZEN | WHAT_SECOND):
+            memo_need[:] = -1
+            memo_copies[:] = -1
         for t in range(34):
             if counts[t] == 0:
                 continue
             counts[t] -= 1
-            evaluate_hand(
-                counts, melds, n_melds, unseen, ctx, tab, work, rows[n], totals[n], scratch
-            )
+            _evaluate_hand(
+                counts, melds, n_melds, unseen, ctx, tab, work, rows[n], totals[n], scratch, what,
+                t, memo_need, memo_copies,
+            )  # fmt: skip
             counts[t] += 1
             rows[n, S_OPTION] = OPT_DISCARD
             rows[n, S_TILE] = t
@@ -387,7 +522,10 @@ def evaluate_options(
                 for i in range(n_melds):
                     if melds[i, 0] == 2 and melds[i, 1] == t:
                         m2[i, 0] = 3
-            evaluate_hand(counts, m2, k, unseen, ctx, tab, work, rows[n], totals[n], scratch)
+            _evaluate_hand(
+                counts, m2, k, unseen, ctx, tab, work, rows[n], totals[n], scratch, what,
+                -1, memo_need, memo_copies,
+            )  # fmt: skip
             counts[t] += 4 if kind == OPT_CONCEALED_KONG else 1
             for i in range(4):
                 m2[i, 0] = melds[i, 0]
@@ -398,7 +536,10 @@ def evaluate_options(
             n += 1
         return n
     d = discard
-    evaluate_hand(counts, melds, n_melds, unseen, ctx, tab, work, rows[n], totals[n], scratch)
+    _evaluate_hand(
+        counts, melds, n_melds, unseen, ctx, tab, work, rows[n], totals[n], scratch, what,
+        -1, memo_need, memo_copies,
+    )  # fmt: skip
     rows[n, S_OPTION] = OPT_PASS
     rows[n, S_TILE] = d
     rows[n, S_THEN] = -1
@@ -466,8 +607,8 @@ def evaluate_options(
             counts[d] -= 3
             m2[n_melds, 0] = 3
             m2[n_melds, 1] = d
-            evaluate_hand(counts, m2, n_melds + 1, unseen, ctx, tab, work, rows[n], totals[n],
-                          scratch)  # fmt: skip
+            _evaluate_hand(counts, m2, n_melds + 1, unseen, ctx, tab, work, rows[n], totals[n],
+                           scratch, what, -1, memo_need, memo_copies)  # fmt: skip
             counts[d] += 3
             rows[n, S_OPTION] = OPT_KONG
             rows[n, S_TILE] = d
@@ -478,19 +619,29 @@ def evaluate_options(
 
 @pjit
 def evaluate_batch(
-    counts, melds, n_melds, unseen, discard, from_seat, ctx, tab, n_fans, suits, rows, totals, n_out
-):
-    """:func:`evaluate_options` of many positions, in parallel over chunks of positions
-    (one policy scratch per chunk); ``n_out[p]`` receives the options of position ``p``."""
+    counts, melds, n_melds, unseen, discard, from_seat, ctx, tab, n_fans, suits, what, chunks,
+    rows, n_out,
+):  # fmt: skip
+    """:func:`evaluate_options` of many positions (the column groups of ``what``), in
+    parallel over chunks of positions (one policy scratch per chunk); ``rows`` (int64
+    (n, :data:`MAX_OPTIONS`, :data:`N_SLOTS`), zeroed here) receives each position's option rows,
+    ``n_out[p]`` the number of options of position ``p``. ``ctx`` is (n, CTX_SIZE).
+    ``chunks``: a few a thread (each allocates a policy scratch, the scorer's)."""
     n_pos = counts.shape[0]
-    n_chunk = min(n_pos, 64)
+    n_chunk = min(n_pos, chunks)
     per = (n_pos + n_chunk - 1) // max(n_chunk, 1)
     for c in numba.prange(n_chunk):
         work = new_policy_work(n_fans, suits)
-        lo = c * per
+        totals = np.zeros((MAX_OPTIONS, 34), np.int64)
+        memo_need = np.empty((34, 34, 34), np.int16)
+        memo_copies = np.empty((34, 34, 34), np.int16)
+        lo = np.int64(c) * per
         hi = min(n_pos, lo + per)
         for p in range(lo, hi):
-            n_out[p] = evaluate_options(
+            for i in range(MAX_OPTIONS):  # rows may be a reused buffer
+                for j in range(N_SLOTS):
+                    rows[p, i, j] = 0
+            n_out[p] = _evaluate_options(
                 counts[p], melds[p], n_melds[p], unseen[p], discard[p], from_seat[p], ctx[p],
-                tab, work, rows[p], totals[p],
+                tab, work, rows[p], totals, what, memo_need, memo_copies,
             )  # fmt: skip

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
+import numba
 import numpy as np
 import pandas as pd
 
 from mjstats.analysis import kernels as K
-from mjstats.analysis.position import Position, position
+from mjstats.analysis.position import Position, PositionError, position
+from mjstats.arrays import as_counts34, as_int_rows, as_row_vector, fail_rows
+from mjstats.batch import HandBatch
 from mjstats.errors import InvalidArgumentError
 from mjstats.games import discard_policies as D
 from mjstats.kernels.decompose import suit_table
 from mjstats.kernels.tables import get_tables
 from mjstats.rulesets import get_ruleset
 from mjstats.tiles import TILES
+from mjstats.validation import as_melds, hand_totals34
 
 __all__ = ["COLUMNS", "analyze", "analyze_batch"]
 
@@ -44,6 +49,10 @@ COLUMNS = [
 
 _KINDS = ["discard", "concealed kong", "promoted kong", "pass", "chow", "pung", "kong", "win"]
 _FORM_COLS = COLUMNS[5:10]
+# the batch frame's ``kind`` column is categorical, its categories in text order
+# (so sorting by it sorts as the words do)
+_KIND_CATEGORIES = sorted(_KINDS)
+_KIND_CODE = np.array([_KIND_CATEGORIES.index(k) for k in _KINDS], np.int8)
 _SUITS = "mps"
 
 
@@ -242,7 +251,150 @@ def analyze(pos: Any, ruleset: str = "mcr", **position_options: Any) -> pd.DataF
     return _frame(pos, rows, totals, n, ctx, tab, work, _plan_names(rs)["name"])
 
 
-def analyze_batch(positions, ruleset: str = "mcr") -> pd.DataFrame:
+_BATCH_GROUPS = {
+    "useful": K.WHAT_USEFUL,
+    "legal": K.WHAT_LEGAL,
+    "kaizen": K.WHAT_KAIZEN,
+    "second_step": K.WHAT_SECOND,
+}
+_BLOCK = 4096  # positions per kernel call (bounds the (block, 20, 21) row buffer)
+# Row buffers kept between calls: a fresh 14 MB buffer costs ~0.1 s of page faults on
+# first touch (more than the kernel's useful columns of its 4,096 positions).
+_ROW_BUFFERS: list[np.ndarray] = []
+_ROW_BUFFERS_LOCK = threading.Lock()
+
+
+def _take_rows(m: int) -> np.ndarray:
+    """A row buffer for ``m <= _BLOCK`` positions (reused across calls and threads)."""
+    with _ROW_BUFFERS_LOCK:
+        buf = _ROW_BUFFERS.pop() if _ROW_BUFFERS else None
+    if buf is None:
+        buf = np.empty((_BLOCK, K.MAX_OPTIONS, K.N_SLOTS), np.int64)
+    return buf[:m]
+
+
+def _give_rows(buf: np.ndarray) -> None:
+    base = buf if buf.base is None else buf.base
+    with _ROW_BUFFERS_LOCK:
+        if len(_ROW_BUFFERS) < 2:
+            _ROW_BUFFERS.append(base)
+
+
+def _what(columns) -> int:
+    """The ``WHAT_*`` bits of ``columns`` (``"all"``, a group name or a list of them)."""
+    if isinstance(columns, str):
+        columns = list(_BATCH_GROUPS) if columns == "all" else [columns]
+    what = K.WHAT_USEFUL
+    for name in columns:
+        if name not in _BATCH_GROUPS:
+            raise InvalidArgumentError(
+                f"unknown column group {name!r}: choose from 'all', "
+                + ", ".join(repr(g) for g in _BATCH_GROUPS)
+            )
+        what |= _BATCH_GROUPS[name]
+    return what
+
+
+def _context_rows(rs, seat_wind: np.ndarray, round_wind: np.ndarray) -> np.ndarray:
+    """(n, CTX_SIZE) policy contexts: one per wind pair, picked per row."""
+    table = np.stack([D.policy_context(rs, 0, s, r) for s in range(4) for r in range(4)])
+    return table[seat_wind.astype(np.intp) * 4 + round_wind.astype(np.intp)]
+
+
+def _batch_arrays(concealed, melds, seen, discard, from_seat, seat_wind, round_wind):
+    """Validated arrays of the positions of :func:`analyze_batch` (bad rows raise
+    :class:`~mjstats.analysis.PositionError` or another ``InvalidHandError``, naming the row)."""
+    counts, _ = as_counts34(concealed, name="concealed")
+    counts = counts.copy()  # the kernel moves tiles in and out (a HandBatch is read-only)
+    n = len(counts)
+    melds = as_melds(melds, n)
+    n_melds = (melds[:, :, 0] > 0).sum(axis=1).astype(np.int64)
+    if seen is None:
+        vis = np.zeros((n, 34), np.uint8)
+    else:
+        vis, one = as_counts34(seen, name="seen")
+        if one:
+            vis = np.repeat(vis, n, axis=0)
+        elif len(vis) != n:
+            raise InvalidArgumentError(f"seen must have shape (34,) or ({n}, 34), got {vis.shape}")
+    if discard is None:
+        d = np.full(n, -1, np.int64)
+    else:
+        d = as_row_vector(discard, n, np.int64, "discard")
+        fail_rows(
+            (d < -1) | (d > 33),
+            "discard must be a tile id 0-33, or -1 on the player's own turn",
+            error=PositionError,
+            detail=d,
+        )
+    seat = as_int_rows(seat_wind, n, "seat_wind", hi=3)
+    rnd = as_int_rows(round_wind, n, "round_wind", hi=3)
+    fs = as_row_vector(from_seat, n, np.int64, "from_seat")
+    answer = d >= 0
+    fail_rows(
+        answer & ((fs < 1) | (fs > 3)),
+        "from_seat must be 1 (left), 2 (across) or 3 (right)",
+        error=PositionError,
+        detail=fs,
+    )
+    fs = np.where(answer, fs, 0)
+    size = counts.sum(axis=1, dtype=np.int64) + 3 * n_melds
+    fail_rows(
+        size != np.where(answer, 13, 14),
+        lambda r: (
+            "a position answering a discard holds 13 tiles (a meld counts 3)"
+            if answer[r]
+            else "a position on the player's turn holds 14 tiles (a meld counts 3)"
+        ),
+        error=PositionError,
+        detail=size,
+    )
+    visible = hand_totals34(counts, melds).astype(np.int64) + vis
+    visible[np.flatnonzero(answer), d[answer]] += 1
+    over = visible > 4
+    fail_rows(
+        over,
+        lambda r: (
+            "a fifth copy of "
+            + ", ".join(TILES[t] for t in np.flatnonzero(over[r]))
+            + " across the hand, its melds, the seen tiles and the discard"
+        ),
+        error=PositionError,
+    )
+    return counts, melds, n_melds, 4 - visible, d, fs, seat, rnd
+
+
+def _position_arrays(pos: list[Position]):
+    """The arrays of :func:`_batch_arrays` from :class:`Position` objects (already valid)."""
+    n = len(pos)
+    if not n:
+        z = np.zeros(0, np.int64)
+        return (np.zeros((0, 34), np.uint8), np.zeros((0, 4, 2), np.uint8), z,
+                np.zeros((0, 34), np.int64), z, z, z, z)  # fmt: skip
+    return (
+        np.stack([p.concealed for p in pos]).astype(np.uint8),
+        np.stack([p.melds for p in pos]).astype(np.uint8),
+        np.array([p.n_melds for p in pos], np.int64),
+        np.stack([p.unseen() for p in pos]).astype(np.int64),
+        np.array([p.discard for p in pos], np.int64),
+        np.array([p.from_seat for p in pos], np.int64),
+        np.array([p.seat_wind for p in pos], np.int64),
+        np.array([p.round_wind for p in pos], np.int64),
+    )
+
+
+def analyze_batch(
+    positions,
+    ruleset: str = "mcr",
+    *,
+    melds=None,
+    seen=None,
+    discard=None,
+    from_seat=1,
+    seat_wind=0,
+    round_wind=0,
+    columns="all",
+) -> pd.DataFrame:
     """The kernel columns of many positions at once (numba, parallel over positions).
 
     One row per position and option: ``position`` (its index), ``kind``,
@@ -251,61 +403,141 @@ def analyze_batch(positions, ruleset: str = "mcr") -> pd.DataFrame:
     ``legal_mask``, ``kaizen_mask`` (bit t = tile t), as :func:`analyze`
     defines them, in option order (not ranked).
 
+    Parameters
+    ----------
+    positions : array_like, HandBatch or sequence of Position or str
+        The fast path: an (n, 34) array of concealed counts (14 tiles, a meld
+        counting 3, on the player's turn; 13 where ``discard`` names a tile to
+        answer) with ``melds``, ``seen``, ``discard``, ``from_seat`` and the
+        winds as arrays (or scalars for all rows), validated at once; or a
+        :class:`~mjstats.HandBatch` (its concealed tiles, melds and winds; the
+        other arrays as above). A sequence of :class:`Position` objects or hand
+        texts (read by :func:`position`) is read one by one.
+    ruleset : str
+        The ruleset whose minimum and fans decide legality (default MCR).
+    melds : array_like, optional
+        (n, k, 2) ``[kind, tile]`` meld slots (as :class:`~mjstats.HandBatch`).
+    seen : array_like, optional
+        (34,) or (n, 34) counts of the tiles visible elsewhere.
+    discard : int or array_like, optional
+        The tile each position answers, -1 on the player's own turn (default).
+    from_seat : int or array_like
+        Who discarded it: 1 left (chow allowed), 2 across, 3 right.
+    seat_wind, round_wind : int or array_like
+        0-3 (East, South, West, North).
+    columns : str or list of str
+        ``"all"`` (default), or the column groups to compute beside shanten and
+        the useful tiles (always there): ``"legal"`` (``legal_copies``,
+        ``legal_mask``), ``"kaizen"`` (``kaizen_copies``, ``kaizen_mask``),
+        ``"second_step"``; ``"useful"`` alone is the fast path. A group left
+        out is not computed and its columns are not in the frame; the values of
+        the others are those of ``"all"`` (a claim still picks its discard by
+        every column).
+
+    Raises
+    ------
+    PositionError
+        A row of the wrong size for its kind of position, a fifth copy across
+        the hand, its melds, the seen tiles and the discard, a bad discard or
+        ``from_seat`` (the message names the first bad row).
+    InvalidHandError
+        Bad counts, melds or winds (naming the row).
+
     Examples
     --------
     >>> b = analyze_batch(["123m456p789s11334z", "19m19p19s12345677z"])
     >>> b.groupby("position").size().tolist()
     [12, 13]
+    >>> from mjstats.tiles import parse_tiles
+    >>> c = np.stack([parse_tiles("123m456p789s11334z"), parse_tiles("123m456p789s1133z")])
+    >>> f = analyze_batch(c, discard=[-1, 27], from_seat=2, columns="useful")
+    >>> f[f["position"] == 1][["kind", "shanten", "useful_copies"]].values.tolist()
+    [['pass', 0, 3], ['win', -1, 0], ['pung', 0, 7]]
     """
-    pos = [p if isinstance(p, Position) else position(p) for p in positions]
+    what = _what(columns)
     rs = get_ruleset(ruleset)
-    n = len(pos)
-    counts = np.stack([p.concealed for p in pos]) if n else np.zeros((0, 34), np.uint8)
-    melds = np.stack([p.melds for p in pos]) if n else np.zeros((0, 4, 2), np.uint8)
-    n_melds = np.array([p.n_melds for p in pos], np.int64)
-    unseen = np.stack([p.unseen() for p in pos]) if n else np.zeros((0, 34), np.int64)
-    discard = np.array([p.discard for p in pos], np.int64)
-    from_seat = np.array([p.from_seat for p in pos], np.int64)
-    ctx = np.stack([_inputs(p, rs)[0] for p in pos]) if n else np.zeros((0, D.CTX_SIZE), np.int64)
-    rows = np.zeros((n, K.MAX_OPTIONS, K.N_SLOTS), np.int64)
-    totals = np.zeros((n, K.MAX_OPTIONS, 34), np.int64)
-    n_out = np.zeros(n, np.int64)
-    if n:
-        K.evaluate_batch(
-            counts, melds, n_melds, unseen, discard, from_seat, ctx, get_tables(),
-            len(rs.fans), suit_table(), rows, totals, n_out,
+    if isinstance(positions, HandBatch):
+        arrays = _batch_arrays(
+            positions.concealed, positions.melds, seen, discard, from_seat,
+            positions.seat_wind, positions.round_wind,
         )  # fmt: skip
-    return batch_frame(rows, n_out)
+    elif isinstance(positions, np.ndarray) or (
+        isinstance(positions, (list, tuple))
+        and len(positions)
+        and not isinstance(positions[0], (Position, str))
+    ):
+        arrays = _batch_arrays(positions, melds, seen, discard, from_seat, seat_wind, round_wind)
+    else:
+        pos = [p if isinstance(p, Position) else position(p) for p in positions]
+        arrays = _position_arrays(pos)
+    counts, mel, n_melds, unseen, d, fs, seat, rnd = arrays
+    counts = np.ascontiguousarray(counts, dtype=np.uint8)
+    unseen = np.ascontiguousarray(unseen, dtype=np.int64)
+    ctx = _context_rows(rs, seat, rnd)
+    n = len(counts)
+    tab, suits, n_fans = get_tables(), suit_table(), len(rs.fans)
+    chunks = 4 * numba.get_num_threads()
+    parts = []
+    for lo in range(0, n, _BLOCK):
+        hi = min(n, lo + _BLOCK)
+        rows = _take_rows(hi - lo)
+        n_out = np.zeros(hi - lo, np.int64)
+        try:
+            K.evaluate_batch(
+                counts[lo:hi], mel[lo:hi], n_melds[lo:hi], unseen[lo:hi], d[lo:hi], fs[lo:hi],
+                ctx[lo:hi], tab, n_fans, suits, what, chunks, rows, n_out,
+            )  # fmt: skip
+            parts.append(_frame_columns(rows, n_out, lo, what))
+        finally:
+            _give_rows(rows)
+    if not parts:
+        parts.append(_frame_columns(np.zeros((0, K.MAX_OPTIONS, K.N_SLOTS), np.int64),
+                                    np.zeros(0, np.int64), 0, what))  # fmt: skip
+    data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    data["kind"] = pd.Categorical.from_codes(data["kind"], categories=_KIND_CATEGORIES)
+    return pd.DataFrame(data)
 
 
-def batch_frame(rows: np.ndarray, n_out: np.ndarray) -> pd.DataFrame:
+def _frame_columns(rows: np.ndarray, n_out: np.ndarray, first: int, what: int) -> dict:
+    """The columns of :func:`batch_frame` as arrays; positions numbered from ``first``."""
+    n_out = np.asarray(n_out, np.int64)
+    pos_idx = np.repeat(np.arange(len(n_out), dtype=np.int64), n_out)
+    starts = np.cumsum(n_out) - n_out
+    opt_idx = np.arange(len(pos_idx), dtype=np.int64) - np.repeat(starts, n_out)
+    flat = rows.reshape(-1, K.N_SLOTS)
+    r = np.take(flat, pos_idx * K.MAX_OPTIONS + opt_idx, axis=0)
+    out = {
+        "position": pos_idx + first,
+        "kind": _KIND_CODE[r[:, K.S_OPTION]],  # codes of _KIND_CATEGORIES
+        "tile": r[:, K.S_TILE],
+        "then": r[:, K.S_THEN],
+        "shanten": r[:, K.S_SHANTEN],
+        "useful_copies": r[:, K.S_USEFUL_COPIES],
+    }
+    if what & K.WHAT_LEGAL:
+        out["legal_copies"] = r[:, K.S_LEGAL_COPIES]
+    if what & K.WHAT_KAIZEN:
+        out["kaizen_copies"] = r[:, K.S_KAIZEN_COPIES]
+    if what & K.WHAT_SECOND:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out["second_step"] = r[:, K.S_SECOND_NUM] / r[:, K.S_SECOND_DEN]
+    out["useful_mask"] = r[:, K.S_USEFUL]
+    if what & K.WHAT_LEGAL:
+        out["legal_mask"] = r[:, K.S_LEGAL]
+    if what & K.WHAT_KAIZEN:
+        out["kaizen_mask"] = r[:, K.S_KAIZEN]
+    return out
+
+
+def batch_frame(rows: np.ndarray, n_out: np.ndarray, columns="all") -> pd.DataFrame:
     """The rows of :func:`mjstats.analysis.kernels.evaluate_batch` as a DataFrame
-    (see :func:`analyze_batch`).
+    (see :func:`analyze_batch`; ``columns`` as there).
 
     Examples
     --------
     >>> batch_frame(np.zeros((1, K.MAX_OPTIONS, K.N_SLOTS), np.int64), np.array([0])).shape
     (0, 12)
     """
-    pos_idx = np.repeat(np.arange(len(n_out)), n_out)
-    opt_idx = np.concatenate([np.arange(k) for k in n_out]) if len(n_out) else np.zeros(0, int)
-    r = rows[pos_idx, opt_idx.astype(np.int64)]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        second = r[:, K.S_SECOND_NUM] / r[:, K.S_SECOND_DEN]
-    kinds = np.array(_KINDS)
-    return pd.DataFrame(
-        {
-            "position": pos_idx,
-            "kind": kinds[r[:, K.S_OPTION]],
-            "tile": r[:, K.S_TILE],
-            "then": r[:, K.S_THEN],
-            "shanten": r[:, K.S_SHANTEN],
-            "useful_copies": r[:, K.S_USEFUL_COPIES],
-            "legal_copies": r[:, K.S_LEGAL_COPIES],
-            "kaizen_copies": r[:, K.S_KAIZEN_COPIES],
-            "second_step": second,
-            "useful_mask": r[:, K.S_USEFUL],
-            "legal_mask": r[:, K.S_LEGAL],
-            "kaizen_mask": r[:, K.S_KAIZEN],
-        }
-    )
+    data = _frame_columns(rows, n_out, 0, _what(columns))
+    data["kind"] = pd.Categorical.from_codes(data["kind"], categories=_KIND_CATEGORIES)
+    return pd.DataFrame(data)

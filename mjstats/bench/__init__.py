@@ -41,6 +41,10 @@ records               reading Botzone records vs a bare Python line split
 decisions             encoding simulated games' decisions (planes, the Botzone
                       baseline's observation and 235-action mask), all cores,
                       in memory (goal >= 1,000,000 decisions/s)
+analyze_batch         ``analyze_batch`` of random 14-tile positions, all cores:
+                      shanten + useful tiles of every option vs PyMahjongGB's
+                      five ``*Shanten`` calls per discard, and every column
+                      (goal >= 50,000 positions/s)
 cold_start            each command that compiles (``score HAND``, ``study
                       sample``, ``analyze``; full size also ``study dealt``,
                       ``study play``, ``replay``) in a fresh process with an
@@ -110,6 +114,7 @@ TASKS: tuple[str, ...] = (
     "batch_size",
     "records",
     "decisions",
+    "analyze_batch",
     "cold_start",
     "warm_start",
     "memory",

@@ -95,7 +95,7 @@ def command(
     \b
     Tasks: shanten shanten_regular shanten_kernel shanten_riichi_forms
       useful_tiles score score_concealed score_text score_one exact dealt sample play games
-      threads batch_size records decisions cold_start warm_start memory
+      threads batch_size records decisions analyze_batch cold_start warm_start memory
     (see 'python -c "import mjstats.bench; help(mjstats.bench)"').
 
     With --peer MODULE:FUNCTION your own scorer (a function of one hand

@@ -23,6 +23,7 @@ games                                                  :mod:`.games`
 threads, batch_size                                    :mod:`.scaling`
 records                                                :mod:`.records`
 decisions                                              :mod:`.decisions`
+analyze_batch                                          :mod:`.analysis`
 =====================================================  ==========================
 """
 
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from mjstats.bench.tasks.analysis import task_analyze_batch
 from mjstats.bench.tasks.context import FULL, QUICK, Context, Sizes
 from mjstats.bench.tasks.decisions import task_decisions
 from mjstats.bench.tasks.games import GAME_GOALS, RIICHI_PUBLISHED, task_games
@@ -71,5 +73,6 @@ TASK_FUNCS: dict[str, Callable[[Context], list[dict]]] = {
     "batch_size": task_batch_size,
     "records": task_records,
     "decisions": task_decisions,
+    "analyze_batch": task_analyze_batch,
 }
 """In-process task name -> function (the start-up and memory tasks are in :mod:`.startup`)."""
