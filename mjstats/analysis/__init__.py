@@ -9,6 +9,6 @@
 from __future__ import annotations
 
 from mjstats.analysis.position import Position, PositionError, position
-from mjstats.analysis.table import analyze, analyze_batch
+from mjstats.analysis.table import analyze, analyze_batch, win_curves
 
-__all__ = ["Position", "PositionError", "analyze", "analyze_batch", "position"]
+__all__ = ["Position", "PositionError", "analyze", "analyze_batch", "position", "win_curves"]
