@@ -245,6 +245,13 @@ def test_table_columns_rank_and_method():
     assert (np.diff(pts) <= 1e-12).all()  # ranked by E[points]
     none = analyze("1234m56p789s11334z", wall_left=10, playouts=0)
     assert none.loc[none["shanten"] >= 2, "p_win"].isna().all()
+    assert (none.loc[none["shanten"] >= 2, "method"] == "").all()
+    # by default, a position with exact options runs no playouts; one without does
+    auto = analyze("1234m56p789s11334z", wall_left=10)
+    assert auto[["option", "p_win"]].equals(none[["option", "p_win"]])
+    far = analyze("1259m56p789s11335z", wall_left=10)
+    assert (far["method"] == "monte carlo").all() and (far["shanten"] >= 2).all()
+    assert (np.diff(far["exp_points"].to_numpy()) <= 1e-12).all()
 
 
 def test_win_option_is_certain():
@@ -287,8 +294,8 @@ def test_monte_carlo_agrees_with_long_runs(size):
     none = np.zeros((4, 2), np.uint8)
     outside = 0
     for i, (h, unseen) in enumerate(_two_shanten(rng, size)):
-        short = X.mc_curve(h, none, 0, unseen, 12, CTX, TAB, MCR, 400, 1000 + i)
-        long = X.mc_curve(h, none, 0, unseen, 12, CTX, TAB, MCR, 8000, 5000 + i)
+        (short,) = X.mc_curves(h, [-1], none, 0, unseen, 12, CTX, TAB, MCR, 400, 1000 + i)
+        (long,) = X.mc_curves(h, [-1], none, 0, unseen, 12, CTX, TAB, MCR, 8000, 5000 + i)
         assert short.method == "monte carlo" and short.shanten in (2, 3)
         for a, b, sa, sb in (
             (short.p_win[-1], long.p_win[-1], short.p_win_se[-1], long.p_win_se[-1]),

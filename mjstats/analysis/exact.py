@@ -31,7 +31,7 @@ MCR ``3 x (8 + fan)``). The hands form a DAG by shanten (the 1-shanten hand
 :func:`exact_curve` runs the recursion backwards over ``j`` on arrays, once per
 horizon ``k = 1 .. k_max`` (the best discard depends on the horizon).
 
-Shanten 2 or more: :func:`mc_curve` plays the hand out with the solitaire
+Shanten 2 or more: :func:`mc_curves` plays the hand out with the solitaire
 playouts of :func:`mjstats.games.solitaire.analyze_jobs` (the wall: every
 unseen tile, shuffled, drawn without replacement; the efficiency policy
 discards), with standard errors.
@@ -50,7 +50,7 @@ from mjstats.kernels.decompose import suit_table
 from mjstats.kernels.rng import chunk_states
 from mjstats.kernels.shanten import useful_one
 
-__all__ = ["MAX_READY", "Curve", "exact_curve", "exact_curve_kernel", "mc_curve"]
+__all__ = ["MAX_READY", "Curve", "exact_curve", "exact_curve_kernel", "mc_curves"]
 
 MAX_READY = 34 * 14
 """Ready hands one 1-shanten hand can reach in one draw and one discard, at most."""
@@ -237,11 +237,16 @@ def exact_curve(counts, melds, n_melds, unseen, k_max, ctx, tab, work, ruleset) 
     return Curve("exact", p, e, zero, zero.copy(), int(s))
 
 
-def mc_curve(counts, melds, n_melds, unseen, k_max, ctx, tab, ruleset, playouts, seed) -> Curve:
-    """Monte Carlo curve of the 13-tile hand ``counts`` by ``playouts`` solitaire
-    playouts of at most ``k_max`` draws (:func:`mjstats.games.solitaire.analyze_jobs`,
-    the policy of ``ctx``); chunk ``c`` of 50 playouts draws its walls from
-    :func:`~mjstats.kernels.rng.chunk_states` ``(seed, c)``.
+def mc_curves(
+    counts, cands, melds, n_melds, unseen, k_max, ctx, tab, ruleset, playouts, seed
+) -> list[Curve]:
+    """Monte Carlo curves of the hands ``counts - cands[i]`` (``cands[i] = -1``:
+    ``counts`` itself, 13 tiles) by ``playouts`` solitaire playouts of at most
+    ``k_max`` draws each (:func:`mjstats.games.solitaire.analyze_jobs`, the policy
+    of ``ctx``). All candidates face the same walls (common random numbers: their
+    differences are more precise than each standard error says); chunk ``c`` of 50
+    playouts draws its walls from :func:`~mjstats.kernels.rng.chunk_states`
+    ``(seed, c)``. ``playouts = 0`` gives NaN curves with method ``""``.
 
     Examples
     --------
@@ -252,41 +257,52 @@ def mc_curve(counts, melds, n_melds, unseen, k_max, ctx, tab, ruleset, playouts,
     >>> from mjstats.tiles import parse_tiles
     >>> mcr = get_ruleset("mcr")
     >>> h = parse_tiles("1259m56p789s1133z")
-    >>> c = mc_curve(h, np.zeros((4, 2), np.uint8), 0, 4 - h.astype(np.int64), 5,
-    ...              policy_context(mcr, 0), get_tables(), mcr, 200, 1)
+    >>> (c,) = mc_curves(h, [-1], np.zeros((4, 2), np.uint8), 0, 4 - h.astype(np.int64), 5,
+    ...                  policy_context(mcr, 0), get_tables(), mcr, 200, 1)
     >>> c.method, c.shanten, bool(0 <= c.p_win[-1] <= 1), bool(np.isnan(c.exp_points[0]))
     ('monte carlo', 2, True, True)
     """
     k_max = int(k_max)
-    s, _ = useful_one(counts, n_melds, int(ctx[CTX_FORMS]), tab)
+    cands = np.asarray(cands, np.int64)
+    counts = np.asarray(counts, np.uint8)
+    forms = int(ctx[CTX_FORMS])
+    shanten = []
+    for c in cands:
+        h = counts.copy()
+        if c >= 0:
+            h[c] -= 1
+        shanten.append(int(useful_one(h, n_melds, forms, tab)[0]))
     n = int(playouts)
-    if n <= 0 or k_max <= 0:
+    if n <= 0 or k_max <= 0 or not len(cands):
         nan = np.full(k_max, np.nan)
-        return Curve("", nan, nan.copy(), nan.copy(), nan.copy(), int(s))
+        return [Curve("", nan, nan.copy(), nan.copy(), nan.copy(), s) for s in shanten]
     n_chunks = -(-n // CHUNK)
     sizes = np.minimum(CHUNK, n - np.arange(n_chunks) * CHUNK).astype(np.int64)
-    n_fans = ruleset.n_fans
-    sums = np.zeros((n_chunks, 1, S.A_SIZE), np.int64)
-    win_draw = np.zeros((n_chunks, 1, k_max + 1), np.int64)
-    fan_count = np.zeros((n_chunks, 1, n_fans), np.int64)
-    fan_hands = np.zeros((n_chunks, 1, n_fans), np.int64)
+    n_fans, n_cand = ruleset.n_fans, len(cands)
+    sums = np.zeros((n_chunks, n_cand, S.A_SIZE), np.int64)
+    win_draw = np.zeros((n_chunks, n_cand, k_max + 1), np.int64)
+    fan_count = np.zeros((n_chunks, n_cand, n_fans), np.int64)
+    fan_hands = np.zeros((n_chunks, n_cand, n_fans), np.int64)
     wall = np.repeat(np.arange(34, dtype=np.uint8), np.maximum(unseen, 0))
     S.analyze_jobs(
-        chunk_states(seed, 0, n_chunks), sizes, np.asarray(counts, np.uint8),
-        np.array([-1], np.int64), melds, n_melds, np.asarray(unseen, np.int64), wall, k_max,
-        False, ctx, tab, suit_table(), n_fans, sums, win_draw, fan_count, fan_hands,
+        chunk_states(seed, 0, n_chunks), sizes, counts, cands, melds, n_melds,
+        np.asarray(unseen, np.int64), wall, k_max, False, ctx, tab, suit_table(), n_fans,
+        sums, win_draw, fan_count, fan_hands,
     )  # fmt: skip
-    tot = sums.sum(axis=0)[0]
-    wins_k = np.cumsum(win_draw.sum(axis=0)[0][1:]).astype(np.float64)
-    p = wins_k / n
-    p_se = np.sqrt(p * (1 - p) / n)
+    tot = sums.sum(axis=0)
+    wins_k = np.cumsum(win_draw.sum(axis=0)[:, 1:], axis=1).astype(np.float64)
     opp, base = float(ruleset.opponents), float(ruleset.base_payment)
-    wins, fan_sum, fan_sq = (float(tot[i]) for i in (S.A_WINS, S.A_FAN_SUM, S.A_FAN_SQ))
-    pay_sum = opp * (base * wins + fan_sum)
-    pay_sq = opp * opp * (base * base * wins + 2 * base * fan_sum + fan_sq)
-    mean = pay_sum / n
-    e = np.full(k_max, np.nan)
-    e_se = np.full(k_max, np.nan)
-    e[-1] = mean
-    e_se[-1] = np.sqrt(max(pay_sq / n - mean * mean, 0.0) / n)
-    return Curve("monte carlo", p, e, p_se, e_se, int(s))
+    out = []
+    for i in range(n_cand):
+        p = wins_k[i] / n
+        p_se = np.sqrt(p * (1 - p) / n)
+        wins, fan_sum, fan_sq = (float(tot[i, a]) for a in (S.A_WINS, S.A_FAN_SUM, S.A_FAN_SQ))
+        pay_sum = opp * (base * wins + fan_sum)
+        pay_sq = opp * opp * (base * base * wins + 2 * base * fan_sum + fan_sq)
+        mean = pay_sum / n
+        e = np.full(k_max, np.nan)
+        e_se = np.full(k_max, np.nan)
+        e[-1] = mean
+        e_se[-1] = np.sqrt(max(pay_sq / n - mean * mean, 0.0) / n)
+        out.append(Curve("monte carlo", p, e, p_se, e_se, shanten[i]))
+    return out

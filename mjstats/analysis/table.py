@@ -48,8 +48,9 @@ COLUMNS = [
 ]
 """Columns of :func:`analyze`, in order (defined in ``docs/analysis.md``)."""
 
-DEFAULT_PLAYOUTS = 100
-"""Monte Carlo playouts per option of shanten 2 or more in :func:`analyze`."""
+DEFAULT_PLAYOUTS = 200
+"""Monte Carlo playouts per option of shanten 2 or more in :func:`analyze` when no
+option of the position is within reach of the exact method (shanten <= 1)."""
 
 _KINDS = ["discard", "concealed kong", "promoted kong", "pass", "chow", "pung", "kong", "win"]
 _FORM_COLS = COLUMNS[5:10]
@@ -150,12 +151,17 @@ def _option_text(kind: int, tile: int, then: int) -> str:
     return word + (f", discard {TILES[then]}" if then >= 0 else "")
 
 
-def _curves(pos: Position, rows, n: int, ctx, tab, work, rs, playouts: int, seed: int):
+def _curves(pos: Position, rows, n: int, ctx, tab, work, rs, playouts, seed: int):
     """One :class:`~mjstats.analysis.exact.Curve` per option (exact for shanten <= 1,
-    Monte Carlo beyond; a ``win`` option: P = 1 and its payment when legal)."""
+    Monte Carlo beyond; a ``win`` option: P = 1 and its payment when legal).
+
+    ``playouts`` None: :data:`DEFAULT_PLAYOUTS` per Monte Carlo row when no option
+    is exact (the best option has shanten >= 2), else none (those rows stay empty).
+    The discards of a 14-tile position share one run (the same walls)."""
     unseen = pos.unseen()
     k_max = pos.wall_left
-    out = []
+    out: list = [None] * n
+    pending = []
     for r in range(n):
         row = rows[r]
         kind, tile, then = int(row[K.S_OPTION]), int(row[K.S_TILE]), int(row[K.S_THEN])
@@ -164,13 +170,32 @@ def _curves(pos: Position, rows, n: int, ctx, tab, work, rs, playouts: int, seed
             pay = float(rs.payment(int(row[K.S_WIN_FAN]), False)) if legal else np.nan
             one = np.ones(1) if legal else np.full(1, np.nan)
             zero = np.zeros(1)
-            out.append(X.Curve("win" if legal else "", one, np.full(1, pay), zero, zero.copy(), -1))
+            out[r] = X.Curve("win" if legal else "", one, np.full(1, pay), zero, zero.copy(), -1)
             continue
         counts, melds, n_melds = _option_hand(pos, kind, tile, then)
-        curve = X.exact_curve(counts, melds, n_melds, unseen, k_max, ctx, tab, work, rs)
-        if curve is None:
-            curve = X.mc_curve(counts, melds, n_melds, unseen, k_max, ctx, tab, rs, playouts, seed)
-        out.append(curve)
+        out[r] = X.exact_curve(counts, melds, n_melds, unseen, k_max, ctx, tab, work, rs)
+        if out[r] is None:
+            pending.append(r)
+    if playouts is None:
+        playouts = DEFAULT_PLAYOUTS if all(c is None or c.method == "" for c in out) else 0
+    discards = [r for r in pending if rows[r, K.S_OPTION] == K.OPT_DISCARD]
+    if discards:
+        cands = np.array([rows[r, K.S_TILE] for r in discards], np.int64)
+        curves = X.mc_curves(
+            pos.concealed, cands, pos.melds, pos.n_melds, unseen, k_max, ctx, tab, rs,
+            playouts, seed,
+        )  # fmt: skip
+        for r, c in zip(discards, curves, strict=True):
+            out[r] = c
+    for r in pending:
+        if out[r] is None:
+            row = rows[r]
+            counts, melds, n_melds = _option_hand(
+                pos, int(row[K.S_OPTION]), int(row[K.S_TILE]), int(row[K.S_THEN])
+            )
+            (out[r],) = X.mc_curves(
+                counts, [-1], melds, n_melds, unseen, k_max, ctx, tab, rs, playouts, seed
+            )
     return out
 
 
@@ -261,7 +286,9 @@ def _evaluate(pos: Any, ruleset: str, position_options: dict):
     return pos, rs, ctx, tab, work, rows, totals, n
 
 
-def _check_playouts(playouts: Any) -> int:
+def _check_playouts(playouts: Any) -> int | None:
+    if playouts is None:
+        return None
     if not isinstance(playouts, (int, np.integer)) or isinstance(playouts, bool) or playouts < 0:
         raise InvalidArgumentError(f"playouts must be an integer >= 0, got {playouts!r}")
     return int(playouts)
@@ -271,7 +298,7 @@ def analyze(
     pos: Any,
     ruleset: str = "mcr",
     *,
-    playouts: int = DEFAULT_PLAYOUTS,
+    playouts: int | None = None,
     seed: int = 1,
     **position_options: Any,
 ) -> pd.DataFrame:
@@ -285,9 +312,12 @@ def analyze(
         ``wall_left``, ``discard``, ``from_seat``, winds, flowers).
     ruleset : str
         The ruleset whose minimum and fans decide legality (default MCR).
-    playouts : int
+    playouts : int, optional
         Monte Carlo playouts per option of shanten 2 or more (0: none, their
-        ``p_win`` and ``exp_points`` stay empty).
+        ``p_win`` and ``exp_points`` stay empty and ``method`` is ``""``). By
+        default :data:`DEFAULT_PLAYOUTS` when the best option has shanten 2 or
+        more, and none when some option is exact (shanten <= 1): a table of a
+        1-shanten position stays fast.
     seed : int
         Seed of the playouts.
 
@@ -320,7 +350,7 @@ def win_curves(
     pos: Any,
     ruleset: str = "mcr",
     *,
-    playouts: int = DEFAULT_PLAYOUTS,
+    playouts: int | None = None,
     seed: int = 1,
     **position_options: Any,
 ) -> pd.DataFrame:
