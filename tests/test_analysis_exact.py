@@ -320,3 +320,12 @@ def test_position_api_matches_kernel():
         last = grp.iloc[-1]
         if row["method"] == "exact":
             assert last["p_win"] == row["p_win"] and last["exp_points"] == row["exp_points"]
+
+
+def test_docs_examples_run():
+    import doctest
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[1] / "docs" / "analysis.md"
+    result = doctest.testfile(str(doc), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 4 and result.failed == 0

@@ -48,7 +48,7 @@ COLUMNS = [
 ]
 """Columns of :func:`analyze`, in order (defined in ``docs/analysis.md``)."""
 
-DEFAULT_PLAYOUTS = 200
+DEFAULT_PLAYOUTS = 1000
 """Monte Carlo playouts per option of shanten 2 or more in :func:`analyze` when no
 option of the position is within reach of the exact method (shanten <= 1)."""
 
