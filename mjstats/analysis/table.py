@@ -157,8 +157,12 @@ def _curves(pos: Position, rows, n: int, ctx, tab, work, rs, playouts, seed: int
 
     ``playouts`` None: :data:`DEFAULT_PLAYOUTS` per Monte Carlo row when no option
     is exact (the best option has shanten >= 2), else none (those rows stay empty).
-    The discards of a 14-tile position share one run (the same walls)."""
+    The discards of a 14-tile position share one run (the same walls). Only the
+    ruleset's tiles are drawn."""
     unseen = pos.unseen()
+    outside = np.ones(34, bool)
+    outside[list(rs.tiles)] = False
+    unseen[outside] = 0
     k_max = pos.wall_left
     out: list = [None] * n
     pending = []
