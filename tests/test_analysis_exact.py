@@ -10,6 +10,7 @@ win by :func:`mjstats.score_batch` (cached per hand: the scorer, not the recursi
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 import pytest
@@ -24,6 +25,7 @@ from mjstats.kernels.tables import get_tables
 from mjstats.rulesets import get_ruleset
 from mjstats.scorer import score_batch
 
+SCALE = float(os.environ.get("MJSTATS_TEST_SCALE", "1"))
 TAB = get_tables()
 MCR = get_ruleset("mcr")
 CTX = policy_context(MCR, 0)
@@ -190,7 +192,7 @@ def _kernel(h, melds, unseen, k):
 
 
 SIZES = [
-    pytest.param(200, id="ci"),
+    pytest.param(max(10, int(200 * SCALE)), id="ci"),
     pytest.param(2000, id="full", marks=pytest.mark.slow),
 ]
 
@@ -283,7 +285,7 @@ def _two_shanten(rng, n):
 
 
 MC_SIZES = [
-    pytest.param(6, id="ci"),
+    pytest.param(max(2, int(6 * SCALE)), id="ci"),
     pytest.param(1000, id="full", marks=pytest.mark.slow),
 ]
 
