@@ -67,6 +67,7 @@ _LAZY = {
     "position": "mjstats.analysis.position",
     "analyze": "mjstats.analysis.table",
     "analyze_batch": "mjstats.analysis.table",
+    "win_curves": "mjstats.analysis.table",
 }
 
 __all__ = [

@@ -9,6 +9,7 @@ import numba
 import numpy as np
 import pandas as pd
 
+from mjstats.analysis import exact as X
 from mjstats.analysis import kernels as K
 from mjstats.analysis.position import Position, PositionError, position
 from mjstats.arrays import as_counts34, as_int_rows, as_row_vector, fail_rows
@@ -21,7 +22,7 @@ from mjstats.rulesets import get_ruleset
 from mjstats.tiles import TILES
 from mjstats.validation import as_melds, hand_totals34
 
-__all__ = ["COLUMNS", "analyze", "analyze_batch"]
+__all__ = ["COLUMNS", "DEFAULT_PLAYOUTS", "analyze", "analyze_batch", "win_curves"]
 
 COLUMNS = [
     "option",
@@ -43,9 +44,18 @@ COLUMNS = [
     "kaizen_copies",
     "kaizen_best",
     "second_step",
+    "p_win",
+    "p_win_se",
+    "exp_points",
+    "exp_points_se",
+    "method",
     "plans",
 ]
 """Columns of :func:`analyze`, in order (defined in ``docs/analysis.md``)."""
+
+DEFAULT_PLAYOUTS = 1000
+"""Monte Carlo playouts per option of shanten 2 or more in :func:`analyze` when no
+option of the position is within reach of the exact method (shanten <= 1)."""
 
 _KINDS = ["discard", "concealed kong", "promoted kong", "pass", "chow", "pung", "kong", "win"]
 _FORM_COLS = COLUMNS[5:10]
@@ -150,13 +160,71 @@ def _option_text(kind: int, tile: int, then: int) -> str:
     return word + (f", discard {TILES[then]}" if then >= 0 else "")
 
 
-def _frame(pos: Position, rows: np.ndarray, totals: np.ndarray, n: int, ctx, tab, work, name):
+def _curves(pos: Position, rows, n: int, ctx, tab, work, rs, playouts, seed: int):
+    """One :class:`~mjstats.analysis.exact.Curve` per option (exact for shanten <= 1,
+    Monte Carlo beyond; a ``win`` option: P = 1 and its payment when legal).
+
+    ``playouts`` None: :data:`DEFAULT_PLAYOUTS` per Monte Carlo row when no option
+    is exact (the best option has shanten >= 2), else none (those rows stay empty).
+    The discards of a 14-tile position share one run (the same walls). Only the
+    ruleset's tiles are drawn."""
+    unseen = pos.unseen()
+    outside = np.ones(34, bool)
+    outside[list(rs.tiles)] = False
+    unseen[outside] = 0
+    k_max = pos.wall_left
+    out: list = [None] * n
+    pending = []
+    for r in range(n):
+        row = rows[r]
+        kind, tile, then = int(row[K.S_OPTION]), int(row[K.S_TILE]), int(row[K.S_THEN])
+        if kind == K.OPT_WIN:
+            legal = bool(row[K.S_WIN_LEGAL])
+            pay = float(rs.payment(int(row[K.S_WIN_FAN]), False)) if legal else np.nan
+            one = np.ones(1) if legal else np.full(1, np.nan)
+            zero = np.zeros(1)
+            out[r] = X.Curve("win" if legal else "", one, np.full(1, pay), zero, zero.copy(), -1)
+            continue
+        counts, melds, n_melds = _option_hand(pos, kind, tile, then)
+        out[r] = X.exact_curve(counts, melds, n_melds, unseen, k_max, ctx, tab, work, rs)
+        if out[r] is None:
+            pending.append(r)
+    if playouts is None:
+        playouts = DEFAULT_PLAYOUTS if all(c is None or c.method == "" for c in out) else 0
+    discards = [r for r in pending if rows[r, K.S_OPTION] == K.OPT_DISCARD]
+    if discards:
+        cands = np.array([rows[r, K.S_TILE] for r in discards], np.int64)
+        curves = X.mc_curves(
+            pos.concealed, cands, pos.melds, pos.n_melds, unseen, k_max, ctx, tab, rs,
+            playouts, seed,
+        )  # fmt: skip
+        for r, c in zip(discards, curves, strict=True):
+            out[r] = c
+    for r in pending:
+        if out[r] is None:
+            row = rows[r]
+            counts, melds, n_melds = _option_hand(
+                pos, int(row[K.S_OPTION]), int(row[K.S_TILE]), int(row[K.S_THEN])
+            )
+            (out[r],) = X.mc_curves(
+                counts, [-1], melds, n_melds, unseen, k_max, ctx, tab, rs, playouts, seed
+            )
+    return out
+
+
+def _last(a: np.ndarray) -> float:
+    return float(a[-1]) if len(a) else 0.0
+
+
+def _frame(pos: Position, rows: np.ndarray, totals: np.ndarray, n: int, ctx, tab, work, name,
+           curves):  # fmt: skip
     unseen = pos.unseen()
     data = []
     for r in range(n):
         row = rows[r]
         kind, tile, then = int(row[K.S_OPTION]), int(row[K.S_TILE]), int(row[K.S_THEN])
         win = kind == K.OPT_WIN
+        c = curves[r]
         rec = {
             "option": _option_text(kind, tile, then),
             "kind": _KINDS[kind],
@@ -188,17 +256,24 @@ def _frame(pos: Position, rows: np.ndarray, totals: np.ndarray, n: int, ctx, tab
             second_step=(
                 row[K.S_SECOND_NUM] / row[K.S_SECOND_DEN] if row[K.S_SECOND_DEN] else np.nan
             ),
+            p_win=_last(c.p_win),
+            p_win_se=_last(c.p_win_se),
+            exp_points=_last(c.exp_points),
+            exp_points_se=_last(c.exp_points_se),
+            method=c.method if len(c.p_win) else "exact",
             plans=_plans(pos, kind, tile, then, unseen, ctx, tab, work, name),
         )
         rec["_legal_win"] = win and bool(row[K.S_WIN_LEGAL])
         data.append(rec)
     df = pd.DataFrame(data, columns=[*COLUMNS, "_legal_win"])
     df["_any_legal"] = df["legal_copies"] > 0
+    df["_points"] = df["exp_points"].fillna(0.0)  # not estimated (--no-mc): ranks as 0
     df = df.sort_values(
-        ["_legal_win", "_any_legal", "shanten", "legal_copies", "useful_copies", "second_step"],
-        ascending=[False, False, True, False, False, False],
+        ["_legal_win", "_points", "_any_legal", "shanten", "legal_copies", "useful_copies",
+         "second_step"],
+        ascending=[False, False, False, True, False, False, False],
         kind="stable",
-    )
+    )  # fmt: skip
     return df[COLUMNS].reset_index(drop=True)
 
 
@@ -207,34 +282,7 @@ def _inputs(pos: Position, ruleset):
     return ctx, get_tables()
 
 
-def analyze(pos: Any, ruleset: str = "mcr", **position_options: Any) -> pd.DataFrame:
-    """The analysis table of a position: one row per option, best first.
-
-    Parameters
-    ----------
-    pos : Position or str
-        A :class:`~mjstats.analysis.Position`, or hand text read by
-        :func:`~mjstats.analysis.position` with ``position_options`` (``seen``,
-        ``wall_left``, ``discard``, ``from_seat``, winds, flowers).
-    ruleset : str
-        The ruleset whose minimum and fans decide legality (default MCR).
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns :data:`COLUMNS` (``docs/analysis.md`` defines each). Ranked: a
-        legal win first; then options with legal-useful tiles before those
-        without; then lower shanten, more legal-useful copies, more useful
-        copies, a wider second step.
-
-    Examples
-    --------
-    >>> t = analyze("123m456p789s11334z")
-    >>> t.loc[0, "option"], int(t.loc[0, "shanten"]), t.loc[0, "legal_useful"]
-    ('discard 4z', 0, '1z 3z')
-    >>> t.loc[0, "win_fans"]  # fan total of each legal self-drawn win (flowers excluded)
-    '1z:16 3z:13'
-    """
+def _evaluate(pos: Any, ruleset: str, position_options: dict):
     if not isinstance(pos, Position):
         pos = position(pos, **position_options)
     elif position_options:
@@ -248,7 +296,124 @@ def analyze(pos: Any, ruleset: str = "mcr", **position_options: Any) -> pd.DataF
         pos.concealed.copy(), pos.melds, pos.n_melds, pos.unseen(), pos.discard, pos.from_seat,
         ctx, tab, work, rows, totals,
     )  # fmt: skip
-    return _frame(pos, rows, totals, n, ctx, tab, work, _plan_names(rs)["name"])
+    return pos, rs, ctx, tab, work, rows, totals, n
+
+
+def _check_playouts(playouts: Any) -> int | None:
+    if playouts is None:
+        return None
+    if not isinstance(playouts, (int, np.integer)) or isinstance(playouts, bool) or playouts < 0:
+        raise InvalidArgumentError(f"playouts must be an integer >= 0, got {playouts!r}")
+    return int(playouts)
+
+
+def analyze(
+    pos: Any,
+    ruleset: str = "mcr",
+    *,
+    playouts: int | None = None,
+    seed: int = 1,
+    **position_options: Any,
+) -> pd.DataFrame:
+    """The analysis table of a position: one row per option, best first.
+
+    Parameters
+    ----------
+    pos : Position or str
+        A :class:`~mjstats.analysis.Position`, or hand text read by
+        :func:`~mjstats.analysis.position` with ``position_options`` (``seen``,
+        ``wall_left``, ``discard``, ``from_seat``, winds, flowers).
+    ruleset : str
+        The ruleset whose minimum and fans decide legality (default MCR).
+    playouts : int, optional
+        Monte Carlo playouts per option of shanten 2 or more (0: none, their
+        ``p_win`` and ``exp_points`` stay empty and ``method`` is ``""``). By
+        default :data:`DEFAULT_PLAYOUTS` when the best option has shanten 2 or
+        more, and none when some option is exact (shanten <= 1): a table of a
+        1-shanten position stays fast.
+    seed : int
+        Seed of the playouts.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`COLUMNS` (``docs/analysis.md`` defines each). Ranked: a
+        legal win first; then higher ``exp_points`` (an empty one counts 0);
+        then options with legal-useful tiles before those without; then lower
+        shanten, more legal-useful copies, more useful copies, a wider second
+        step.
+
+    Examples
+    --------
+    >>> t = analyze("123m456p789s11334z")
+    >>> t.loc[0, "option"], int(t.loc[0, "shanten"]), t.loc[0, "legal_useful"]
+    ('discard 4z', 0, '1z 3z')
+    >>> t.loc[0, "win_fans"]  # fan total of each legal self-drawn win (flowers excluded)
+    '1z:16 3z:13'
+    >>> t.loc[0, "method"], round(float(t.loc[0, "p_win"]), 4)  # 10 draws (wall_left)
+    ('exact', 0.2929)
+    """
+    playouts = _check_playouts(playouts)
+    pos, rs, ctx, tab, work, rows, totals, n = _evaluate(pos, ruleset, position_options)
+    curves = _curves(pos, rows, n, ctx, tab, work, rs, playouts, seed)
+    return _frame(pos, rows, totals, n, ctx, tab, work, _plan_names(rs)["name"], curves)
+
+
+def win_curves(
+    pos: Any,
+    ruleset: str = "mcr",
+    *,
+    playouts: int | None = None,
+    seed: int = 1,
+    **position_options: Any,
+) -> pd.DataFrame:
+    """P(legal win within k draws) and E[points] of every option, for k = 1 .. wall_left.
+
+    One row per option and horizon ``k``: ``option``, ``k``, ``p_win``,
+    ``p_win_se``, ``exp_points``, ``exp_points_se``, ``method`` (as in
+    :func:`analyze`, whose ``p_win`` and ``exp_points`` are the rows of
+    ``k = wall_left``; each horizon has its own best discards). Options in
+    :func:`analyze`'s order; Monte Carlo rows have ``exp_points`` only at the
+    full horizon. A ``win`` option has one row (k = 0).
+
+    Examples
+    --------
+    >>> c = win_curves("123m456p789s11334z", wall_left=3)
+    >>> c[c["option"] == "discard 4z"][["k", "method"]].values.tolist()
+    [[1, 'exact'], [2, 'exact'], [3, 'exact']]
+    >>> c[c["option"] == "discard 4z"]["p_win"].round(4).tolist()  # 1z, 3z: 4 of 122
+    [0.0328, 0.0648, 0.0959]
+    """
+    playouts = _check_playouts(playouts)
+    pos, rs, ctx, tab, work, rows, totals, n = _evaluate(pos, ruleset, position_options)
+    curves = _curves(pos, rows, n, ctx, tab, work, rs, playouts, seed)
+    table = _frame(pos, rows, totals, n, ctx, tab, work, _plan_names(rs)["name"], curves)
+    by_option = {}
+    for r in range(n):
+        row = rows[r]
+        text = _option_text(int(row[K.S_OPTION]), int(row[K.S_TILE]), int(row[K.S_THEN]))
+        by_option[text] = curves[r]
+    parts = []
+    for text in table["option"]:
+        c = by_option[text]
+        ks = np.zeros(1, np.int64) if c.method == "win" else np.arange(1, len(c.p_win) + 1)
+        parts.append(
+            pd.DataFrame(
+                {
+                    "option": text,
+                    "k": ks,
+                    "p_win": c.p_win,
+                    "p_win_se": c.p_win_se,
+                    "exp_points": c.exp_points,
+                    "exp_points_se": c.exp_points_se,
+                    "method": c.method,
+                }
+            )
+        )
+    cols = ["option", "k", "p_win", "p_win_se", "exp_points", "exp_points_se", "method"]
+    if not parts:
+        return pd.DataFrame(columns=cols)
+    return pd.concat(parts, ignore_index=True)[cols]
 
 
 _BATCH_GROUPS = {

@@ -47,9 +47,12 @@ def _fmt_table(table) -> str:
     return "\n".join([line(head), *(line(row) for row in rows)])
 
 
-def _analysis_table(joined, seen, ruleset, wall_left, discard, from_seat, columns, out_path):
+def _analysis_table(
+    joined, seen, ruleset, wall_left, discard, from_seat, columns, out_path, mc, seed
+):
     """Print (and write) the analysis table of :func:`mjstats.analyze`; a 13-tile hand
-    without a discard has no options and prints nothing here."""
+    without a discard has no options and prints nothing here. ``mc`` False: no
+    playouts for the options of shanten 2 or more (else the table's default)."""
     # deferred: `mjstats --help` loads no kernels
     import pandas as pd
 
@@ -66,7 +69,7 @@ def _analysis_table(joined, seen, ruleset, wall_left, discard, from_seat, column
     if discard is None and hand.win_tile is None:
         return
     pos = position(hand, seen, wall_left, discard=discard, from_seat=from_seat)
-    table = analyze(pos, ruleset=ruleset)
+    table = analyze(pos, ruleset=ruleset, playouts=None if mc else 0, seed=seed)
     cols = COLUMNS if columns.strip() == "all" else [c.strip() for c in columns.split(",")]
     unknown = [c for c in cols if c not in COLUMNS]
     if unknown:
@@ -151,7 +154,7 @@ def _analysis_table(joined, seen, ruleset, wall_left, discard, from_seat, column
 @click.option(
     "--columns",
     default="option,shanten,useful_copies,legal_useful,legal_copies,win_fans,kaizen_copies,"
-    "second_step,plans",
+    "second_step,p_win,exp_points,method,plans",
     show_default=True,
     help="Columns of the analysis table to show (docs/analysis.md defines them; 'all' for all).",
 )
@@ -166,7 +169,8 @@ def _analysis_table(joined, seen, ruleset, wall_left, discard, from_seat, column
     "--mc/--no-mc",
     default=True,
     show_default=True,
-    help="Also run the Monte Carlo playouts per discard (own turn or 13 tiles as they stand).",
+    help="Also run the Monte Carlo playouts per discard (own turn or 13 tiles as they stand), "
+    "and those of the table's options of shanten 2 or more when no option is exact.",
 )
 @notice("analyze")  # one notice for the command's calls
 def command(
@@ -205,7 +209,10 @@ def command(
     \b
     First the analysis table (every option: shanten, useful and
     legal-useful tiles with the fans of each legal win, 改良, second step,
-    the 8-fan plans; docs/analysis.md), then the playouts (--no-mc skips them).
+    P(legal win within --wall-left draws) and E[points], exact for shanten
+    <= 1 and by playouts beyond (column method), the 8-fan plans;
+    docs/analysis.md), then the playouts (--no-mc skips them and the
+    table's playouts).
 
     \b
     Examples:
@@ -220,7 +227,9 @@ def command(
     from mjstats.studies.interrupts import EXIT_INTERRUPTED, deferred_interrupts
 
     joined = " ".join(text)
-    _analysis_table(joined, visible, ruleset, wall_left, discard, from_seat, columns, out_path)
+    _analysis_table(
+        joined, visible, ruleset, wall_left, discard, from_seat, columns, out_path, mc, seed
+    )
     if not mc or discard is not None:
         return
     position = read_position(joined, visible)
