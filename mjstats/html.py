@@ -6,9 +6,10 @@ lower layers, so the classes only point at them: :func:`hand_html`
 each named by its text form as tooltip and alt text), :func:`batch_html`
 (:class:`~mjstats.HandBatch`: the first rows), :func:`score_html`
 (:class:`~mjstats.Score`: the hand and its fans), :func:`batch_score_html`
-(:class:`~mjstats.BatchScore`: counts and the first rows) and
+(:class:`~mjstats.BatchScore`: counts and the first rows),
 :func:`discard_html` (:class:`~mjstats.efficiency.DiscardTable`: the discards,
-best first). It needs only the tile tables, so every layer above may use it;
+best first) and :func:`analysis_html` (the table of :func:`mjstats.analyze`).
+It needs only the tile tables, so every layer above may use it;
 a study's :class:`~mjstats.studies.aggregate.Aggregate` is drawn by
 :func:`mjstats.studies.summaries.aggregate_html`, beside the tables it shows.
 Every view that shows tiles carries the shared symbol block once
@@ -30,8 +31,16 @@ from typing import Any
 import numpy as np
 
 from mjstats.tile_svg import tile_defs, tile_svg, tiles_svg
+from mjstats.tiles import TILES
 
-__all__ = ["batch_html", "batch_score_html", "discard_html", "hand_html", "score_html"]
+__all__ = [
+    "analysis_html",
+    "batch_html",
+    "batch_score_html",
+    "discard_html",
+    "hand_html",
+    "score_html",
+]
 
 ROWS = 10
 """Rows shown of a batch, a score batch or an aggregate's fan table."""
@@ -222,3 +231,98 @@ def discard_html(table) -> str:
         + _table(["discard", "shanten", "kinds", "copies", "useful"], body, {1, 2, 3})
         + "</div>"
     )
+
+
+_TILE_IDS = {name: t for t, name in enumerate(TILES)}
+
+
+def _tile_list(text: Any) -> list[int]:
+    """Tile ids of a space-separated list of tile names (``"1z 3z"``); others skipped."""
+    if not isinstance(text, str):
+        return []
+    return [_TILE_IDS[w] for w in text.split() if w in _TILE_IDS]
+
+
+def _number(v: Any, digits: int) -> str:
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return ""
+    return "" if f != f else f"{f:.{digits}f}"  # NaN / NA: empty
+
+
+def analysis_html(table, rows: int = 40) -> str:
+    """The analysis table of :func:`mjstats.analyze` with tile pictures, best option first.
+
+    Each option with the tile it names (and the discard after a claim), its
+    shanten, its useful, legal-useful and 改良 tiles drawn with their unseen
+    copies, the second-step acceptance, the ready hand's winning tiles with
+    their totals, P(win) and E[points] with the method, and the fan plans.
+    Columns the table lacks are left out; every text is escaped.
+
+    Examples
+    --------
+    >>> from mjstats import analyze
+    >>> t = analyze("123m456p789s11334z")
+    >>> html = analysis_html(t)
+    >>> html.count("<tr>") - 1 == len(t), "<title>1z East Wind</title>" in html  # rows, pictures
+    (True, True)
+    """
+
+    cols = set(table.columns)
+    spec = [
+        ("option", "option", lambda r: _option_cell(r)),
+        ("shanten", "shanten", lambda r: escape(str(r["shanten"]))),
+        ("useful", "useful", lambda r: _tiles_cell(r, "useful", "useful_copies")),
+        ("legal_useful", "legal useful", lambda r: _tiles_cell(r, "legal_useful", "legal_copies")),
+        ("kaizen", "改良 kaizen", lambda r: _tiles_cell(r, "kaizen", "kaizen_copies")),
+        ("second_step", "second step", lambda r: _number(r["second_step"], 2)),
+        ("win_fans", "wins (fan)", lambda r: escape(str(r["win_fans"]))),
+        ("p_win", "P(win)", lambda r: _with_se(r, "p_win", 3)),
+        ("exp_points", "E[points]", lambda r: _with_se(r, "exp_points", 2)),
+        ("method", "method", lambda r: escape(str(r["method"]))),
+        ("plans", "plans", lambda r: _plans_cell(r["plans"])),
+    ]
+    spec = [s for s in spec if s[0] in cols]
+    numeric = {
+        i for i, s in enumerate(spec) if s[0] in ("shanten", "second_step", "p_win", "exp_points")
+    }
+    shown = table.head(rows)
+    body = [[fmt(r) for _, _, fmt in spec] for _, r in shown.iterrows()]
+    n = len(table)
+    head = f"<b>Analysis</b>: {n:,} option{'s' if n != 1 else ''}, best first"
+    return (
+        f"<div class='mjstats-analysis'>{tile_defs()}{head}"
+        + _table([h for _, h, _ in spec], body, numeric)
+        + _more(n, len(shown), "options")
+        + "</div>"
+    )
+
+
+def _option_cell(r) -> str:
+    text = escape(str(r["option"]))
+    tiles = _tile_list(r.get("tile", ""))
+    if r.get("kind", "") == "chow" and tiles:
+        tiles = [tiles[0], tiles[0] + 1, tiles[0] + 2]
+    then = _tile_list(r.get("then", ""))
+    pics = tiles_svg(tiles, _TILE_PX) + (" → " + tiles_svg(then, _TILE_PX) if then else "")
+    return f"<span style='white-space:nowrap'>{pics} {text}</span>"
+
+
+def _tiles_cell(r, col: str, copies: str) -> str:
+    ids = _tile_list(r[col])
+    if not ids:
+        return ""
+    n = f" <b>{int(r[copies])}</b>" if copies in r.index else ""
+    return f"<span style='white-space:nowrap'>{tiles_svg(ids, 22)}{n}</span>"
+
+
+def _plans_cell(text: Any) -> str:
+    plans = [escape(p) for p in str(text).split("; ") if p] if isinstance(text, str) else []
+    return f"<div style='min-width:24em'>{'<br>'.join(plans)}</div>"
+
+
+def _with_se(r, col: str, digits: int) -> str:
+    v = _number(r[col], digits)
+    se = _number(r.get(f"{col}_se", ""), digits)
+    return f"{v} ± {se}" if v and se and float(se) > 0 else v

@@ -11,6 +11,14 @@ turns them into the table of :func:`analyze`, :func:`win_curves` and
 from __future__ import annotations
 
 from mjstats.analysis.position import Position, PositionError, position
-from mjstats.analysis.table import analyze, analyze_batch, win_curves
+from mjstats.analysis.table import AnalysisTable, analyze, analyze_batch, win_curves
 
-__all__ = ["Position", "PositionError", "analyze", "analyze_batch", "position", "win_curves"]
+__all__ = [
+    "AnalysisTable",
+    "Position",
+    "PositionError",
+    "analyze",
+    "analyze_batch",
+    "position",
+    "win_curves",
+]

@@ -16,13 +16,14 @@ from mjstats.arrays import as_counts34, as_int_rows, as_row_vector, fail_rows
 from mjstats.batch import HandBatch
 from mjstats.errors import InvalidArgumentError
 from mjstats.games import discard_policies as D
+from mjstats.html import analysis_html
 from mjstats.kernels.decompose import suit_table
 from mjstats.kernels.tables import get_tables
 from mjstats.rulesets import get_ruleset
 from mjstats.tiles import TILES
 from mjstats.validation import as_melds, hand_totals34
 
-__all__ = ["COLUMNS", "DEFAULT_PLAYOUTS", "analyze", "analyze_batch", "win_curves"]
+__all__ = ["COLUMNS", "DEFAULT_PLAYOUTS", "AnalysisTable", "analyze", "analyze_batch", "win_curves"]
 
 COLUMNS = [
     "option",
@@ -216,6 +217,50 @@ def _last(a: np.ndarray) -> float:
     return float(a[-1]) if len(a) else 0.0
 
 
+class AnalysisTable(pd.DataFrame):
+    """The table of :func:`analyze`: a pandas DataFrame that Jupyter draws with tile
+    pictures (:func:`mjstats.html.analysis_html`); ``to_html_file`` writes that view.
+
+    Whatever is derived from it (a selection, a sort, a copy) is a plain
+    DataFrame: the picture view needs the table's own columns.
+
+    Examples
+    --------
+    >>> t = analyze("123m456p789s11334z")
+    >>> type(t).__name__, type(t[["option", "p_win"]]).__name__
+    ('AnalysisTable', 'DataFrame')
+    >>> "<svg" in t._repr_html_()
+    True
+    """
+
+    @property
+    def _constructor(self):
+        return pd.DataFrame
+
+    def _repr_html_(self) -> str:
+        return analysis_html(self)
+
+    def to_html_file(self, path) -> None:
+        """Write the picture view as a standalone HTML page.
+
+        Examples
+        --------
+        >>> import pathlib, tempfile
+        >>> p = pathlib.Path(tempfile.mkdtemp()) / "t.html"
+        >>> analyze("123m456p789s11334z").to_html_file(p)
+        >>> p.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+        True
+        """
+        page = (
+            "<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>mjstats analysis</title>"
+            "<style>body{font-family:sans-serif}table{border-collapse:collapse}"
+            "td,th{padding:2px 8px;border-bottom:1px solid #ddd;vertical-align:middle}</style>"
+            f"</head><body>{analysis_html(self)}</body></html>\n"
+        )
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(page)
+
+
 def _frame(pos: Position, rows: np.ndarray, totals: np.ndarray, n: int, ctx, tab, work, name,
            curves):  # fmt: skip
     unseen = pos.unseen()
@@ -274,7 +319,7 @@ def _frame(pos: Position, rows: np.ndarray, totals: np.ndarray, n: int, ctx, tab
         ascending=[False, False, False, True, False, False, False],
         kind="stable",
     )  # fmt: skip
-    return df[COLUMNS].reset_index(drop=True)
+    return AnalysisTable(df[COLUMNS].reset_index(drop=True))
 
 
 def _inputs(pos: Position, ruleset):

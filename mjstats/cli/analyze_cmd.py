@@ -80,7 +80,9 @@ def _analysis_table(
     with pd.option_context("display.width", 250, "display.max_colwidth", 80):
         click.echo(f"options  {pos.text}" + (f" answering {discard}" if discard else ""))
         click.echo(table[cols].to_string(index=False))
-    if out_path:
+    if out_path and str(out_path).lower().endswith((".html", ".htm")):
+        table.to_html_file(out_path)  # the picture view (tiles drawn)
+    elif out_path:
         # deferred: `mjstats --help` loads no kernels
         from mjstats.report import write_report
 
@@ -163,7 +165,8 @@ def _analysis_table(
     "out_path",
     metavar="FILE",
     type=click.Path(dir_okay=False),
-    help="Write the analysis table to FILE (.csv, .json, .parquet or .md).",
+    help="Write the analysis table to FILE (.csv, .json, .parquet, .md, or .html with tile "
+    "pictures).",
 )
 @click.option(
     "--mc/--no-mc",
