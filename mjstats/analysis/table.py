@@ -16,6 +16,7 @@ from mjstats.arrays import as_counts34, as_int_rows, as_row_vector, fail_rows
 from mjstats.batch import HandBatch
 from mjstats.errors import InvalidArgumentError
 from mjstats.games import discard_policies as D
+from mjstats.games.plans import ADDON_SHIFT, collect_plans
 from mjstats.html import analysis_html
 from mjstats.kernels.decompose import suit_table
 from mjstats.kernels.tables import get_tables
@@ -82,7 +83,16 @@ def _plan_names(ruleset) -> dict[str, Any]:
 
 
 def _plan_text(kind: int, param: int, need: int, value: int, name) -> str:
-    if kind in (D.T_FULL_FLUSH, D.T_HALF_FLUSH):
+    addon = param >> ADDON_SHIFT  # a pair or concealed pung made a pung beside the target
+    param &= (1 << ADDON_SHIFT) - 1
+    extra = f" + pung {TILES[addon - 1] * 3}" if addon else ""
+    if kind == D.T_PLAIN:
+        what = "any complete hand (the melds' fans reach the minimum)"
+    elif kind == D.T_HALF_FLUSH_PUNGS:
+        what = f"{name('half_flush')} + {name('all_pungs')} ({_SUITS[param]})"
+    elif kind == D.T_ALL_TYPES:
+        what = name("all_types")
+    elif kind in (D.T_FULL_FLUSH, D.T_HALF_FLUSH):
         key = "full_flush" if kind == D.T_FULL_FLUSH else "half_flush"
         what = f"{name(key)} ({_SUITS[param]})"
     elif kind == D.T_CHOWS:
@@ -103,7 +113,7 @@ def _plan_text(kind: int, param: int, need: int, value: int, name) -> str:
             D.T_CONCEALED_PUNGS: "three_concealed_pungs",
         }[kind]
         what = name(key)
-    return f"{what} need {need} value {value}"
+    return f"{what}{extra} need {need} value {value}"
 
 
 def _option_hand(pos: Position, kind: int, tile: int, then: int):
@@ -137,19 +147,29 @@ def _option_hand(pos: Position, kind: int, tile: int, then: int):
 
 
 def _plans(pos, kind, tile, then, unseen, ctx, tab, work, name) -> str:
+    """The planner's plans of the hand an option leaves (:func:`mjstats.games.plans.collect_plans`:
+    what the ``planner`` policy plays for), those within one tile of the best."""
     if kind == K.OPT_WIN:
         return ""
     counts, melds, n = _option_hand(pos, kind, tile, then)
     plain = D.hand_need(counts, n, ctx[D.CTX_FORMS], tab)
     targets = work[D.W_TARGET]
-    count, best = D._collect_targets(
-        counts, melds, n, unseen, ctx, tab, plain, targets, work, False
-    )
+    count, best = collect_plans(counts, melds, n, unseen, ctx, tab, plain, targets, work)
+    low = (1 << ADDON_SHIFT) - 1
     rows = sorted(
-        (int(targets[i, 2]), -int(targets[i, 3]), int(targets[i, 0]), int(targets[i, 1]))
-        for i in range(count)
-        if targets[i, 0] != D.T_PLAIN and targets[i, 2] <= best + 1
+        {
+            (int(targets[i, 2]), -int(targets[i, 3]), int(targets[i, 0]), int(targets[i, 1]))
+            for i in range(count)
+            if targets[i, 2] <= best + 1
+            # a plain row is a plan only when the melds' fans make it sure (parameter 1)
+            and (targets[i, 0] != D.T_PLAIN or targets[i, 1] & low == 1)
+        }
     )
+    # an add-on row says more only where the target alone is farther
+    alone = {(k, p): need for need, _, k, p in rows if not p >> ADDON_SHIFT}
+    rows = [
+        r for r in rows if not (r[3] >> ADDON_SHIFT and alone.get((r[2], r[3] & low), 99) <= r[0])
+    ]
     return "; ".join(_plan_text(k, p, need, -v, name) for need, v, k, p in rows)
 
 
