@@ -270,8 +270,9 @@ def iter_record_decisions(source, ruleset: Ruleset | str | None = None,
     >>> from pathlib import Path
     >>> import mjstats
     >>> data = Path(mjstats.__file__).parents[1] / "tests" / "data" / "botzone"
-    >>> [d.n_games for d in iter_record_decisions(data / "sample.txt", block_games=6)]
-    [6, 6, 4]
+    >>> sets = list(iter_record_decisions(data / "sample.txt", block_games=6))
+    >>> sum(d.n_games for d in sets), max(d.n_games for d in sets)
+    (16, 6)
     """
     rs = botzone_ruleset() if ruleset is None else get_ruleset(ruleset)
     base = judge_base(rs)
