@@ -37,13 +37,18 @@ def _records_row(ctx: Context) -> dict:
         with num_threads(None) as k:
             (t,) = time_calls([read], repeat=ctx.sizes.repeat, min_time=0,
                               clock=time.perf_counter)  # fmt: skip
-        games = read()
+            c0, w0 = time.process_time(), time.perf_counter()
+            games = read()
+            cpu, wall = time.process_time() - c0, time.perf_counter() - w0
     per_s = games / t
     return make_row("decisions", what, per_s=per_s, unit="games", n=games, threads=k,
                     goal=f">= {RECORDS_GOAL:,} games/s", goal_met=per_s >= RECORDS_GOAL,
                     note=f"{copies} copies of the 16-game sample; each block's decisions "
                     "with what each seat sees (306 int16) and its legal actions, streamed "
-                    "(iter_record_decisions), wall clock")  # fmt: skip
+                    f"(iter_record_decisions), wall clock; a run took {cpu:.2f} s of CPU "
+                    f"in {wall:.2f} s ({games / cpu:,.0f} games a CPU second)"
+                    + (f": under {k} x the wall time, other jobs shared the cores"
+                       if cpu < 0.8 * k * wall else ""))  # fmt: skip
 
 
 def task_decisions(ctx: Context) -> list[dict]:
