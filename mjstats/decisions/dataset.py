@@ -67,7 +67,7 @@ def _sets(source, games, policy, seed, ruleset, shard_games) -> Iterator[Decisio
                                            first=lo, keep_log=True)  # fmt: skip
             yield played_decisions(final, logs, ruleset or "mcr", first=lo)
         return
-    for ds in iter_record_decisions(source, ruleset):
+    for ds in iter_record_decisions(source, ruleset, block_games=shard_games):
         for lo in range(0, ds.n_games, shard_games):
             yield ds.games(lo, min(ds.n_games, lo + shard_games))
 

@@ -120,11 +120,16 @@ def _emit(rows, legal_out, seen_out, k, game, step, row, seat, kind, acts, n, ta
     rows[k, C_KIND] = kind
     rows[k, C_NLEGAL] = n
     rows[k, C_TAKEN] = taken
-    rows[k, C_INDEX] = -1
-    for j in range(MAX_ACTIONS):
-        legal_out[k, j] = acts[j] if j < n else -1
-        if j < n and acts[j] == taken:
-            rows[k, C_INDEX] = j
+    at = -1
+    for j in range(n):
+        a = acts[j]
+        legal_out[k, j] = a
+        if a == taken:
+            at = j
+    for j in range(n, MAX_ACTIONS):
+        legal_out[k, j] = -1
+    rows[k, C_INDEX] = at
+    # plain copies of int16 into int16 (the view and river are kept as int16)
     for j in range(N_VIEW):
         seen_out[k, j] = view[j]
     for q in range(4):
@@ -258,8 +263,8 @@ def _decide_block(lo, hi, walls, n_wall, winds, logs, starts, n_log, out_starts,
     fan = np.zeros(n_fans, np.uint8)
     acts = np.zeros(MAX_ACTIONS, np.int64)
     resp = np.zeros(4, np.int64)
-    view = np.zeros(N_VIEW, np.int64)
-    river = np.zeros((4, 34), np.int64)
+    view = np.zeros(N_VIEW, np.int16)  # the dtype of seen_out: copied as they are
+    river = np.zeros((4, 34), np.int16)
     for i in range(lo, hi):
         log = logs[starts[i] : starts[i] + n_log[i]]
         err, row, m = decide_game(S, walls[i, : n_wall[i]], winds[i], log, n_log[i], gctx, tab,

@@ -25,7 +25,8 @@ from mjstats.games import replay_kernel as RK
 from mjstats.games.engine import engine_context, game_rules
 from mjstats.games.stats import wall_name
 from mjstats.records import botzone_ruleset
-from mjstats.records.replay import checked_blocks
+from mjstats.records.reader import BAD, DRAWN, WIN, read_blocks
+from mjstats.records.replay import ends_as_recorded, judge_base, replay_block
 from mjstats.rulesets import Ruleset, get_ruleset
 
 from . import kernel as K
@@ -128,10 +129,11 @@ def _compact(out_starts, n_out, *arrays):
     return starts, [a[idx] for a in arrays]
 
 
-def _decide(walls, n_wall, winds, logs, starts, n_log, rs: Ruleset, wall: str):
+def _decide(walls, n_wall, winds, logs, starts, n_log, rs: Ruleset, wall: str, ctx=None):
     """Run :func:`mjstats.decisions.kernel.decide_logs`; returns (starts of each game's
-    decisions, rows, legal, seen, final states, errors)."""
-    gctx, _, tab, suits = engine_context(rs, wall, 0, "random")
+    decisions, rows, legal, seen, final states, errors). ``ctx``: the
+    ``engine_context(rs, wall, 0, "random")`` when the caller has it."""
+    gctx, _, tab, suits = ctx or engine_context(rs, wall, 0, "random")
     n = len(walls)
     n_log = np.ascontiguousarray(n_log, np.int64)
     logs = np.ascontiguousarray(logs, np.int64)
@@ -230,39 +232,97 @@ def played_decisions(final, logs, ruleset: Ruleset | str = "mcr", first: int = 0
                        wall, game_rules(rs).seat_winds)  # fmt: skip
 
 
+BLOCK_GAMES = 192
+"""Games in one :class:`DecisionSet` of :func:`iter_record_decisions`: small enough
+that its arrays (about 120 KB of decisions a game) come from memory freed by the set
+before last instead of fresh pages, which cost as much as writing them twice."""
+
+
+def _record_set(b, idx, rs: Ruleset, decided) -> DecisionSet:
+    """The :class:`DecisionSet` of games ``idx`` of block ``b`` (``decided``: what
+    :func:`_decide` returned for them)."""
+    gs, rows, legal, seen, S, _ = decided
+    walls = np.zeros((len(idx), 144), np.int64)
+    walls[:, :136] = b.walls[idx]
+    match, source = b.match, b.source
+    return DecisionSet(rows, legal, seen, [match[i] for i in idx.tolist()],
+                       [str(source[i]) for i in idx.tolist()], walls, np.full(len(idx), 136),
+                       np.asarray(b.winds)[idx], S, gs, rs, "botzone",
+                       game_rules(rs).seat_winds,
+                       [tuple(b.players[i]) if b.players else ()
+                        for i in idx.tolist()])  # fmt: skip
+
+
 def iter_record_decisions(source, ruleset: Ruleset | str | None = None,
-                          skip_bad: bool = False) -> Iterator[DecisionSet]:  # fmt: skip
-    """:func:`record_decisions` a block of games at a time (bounded memory: the blocks
-    of :func:`mjstats.records.read_blocks`)."""
+                          skip_bad: bool = False, block_games: int | None = BLOCK_GAMES
+                          ) -> Iterator[DecisionSet]:  # fmt: skip
+    """:func:`record_decisions` a few games at a time (bounded memory): each block of
+    :func:`mjstats.records.read_blocks` in sets of ``block_games`` games (None: one
+    set a block).
+
+    A block whose games all replay and end as recorded is replayed once, by the
+    decisions kernel (:func:`mjstats.records.replay.ends_as_recorded` judges it);
+    any other is checked by the records' own replay
+    (:func:`mjstats.records.replay.replay_block`), which names its bad games.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import mjstats
+    >>> data = Path(mjstats.__file__).parents[1] / "tests" / "data" / "botzone"
+    >>> sets = list(iter_record_decisions(data / "sample.txt", block_games=6))
+    >>> sum(d.n_games for d in sets), max(d.n_games for d in sets)
+    (16, 6)
+    """
     rs = botzone_ruleset() if ruleset is None else get_ruleset(ruleset)
-    for r in checked_blocks(source, rs, skip_bad):
-        b = r.block
-        idx = np.flatnonzero(r.good)
-        if not len(idx):
-            continue
-        gs, rows, legal, seen, S, err = _decide(b.walls[idx], np.full(len(idx), 136),
-                                                b.winds[idx], b.logs, b.starts[idx],
-                                                b.n_log[idx], rs, "botzone")  # fmt: skip
-        bad = np.flatnonzero((err[:, 0] != RK.RE_OK) | (S != r.final[idx]).any(axis=1))
-        if len(bad):  # the replay accepted it: the two kernels disagree (a bug)
-            i = int(idx[bad[0]])
-            why = RK.REPLAY_ERRORS[int(err[bad[0], 0])]
-            raise RecordError(f"decisions: the game does not replay ({why})", b.source[i],
-                              None, b.match[i])  # fmt: skip
-        walls = np.zeros((len(idx), 144), np.int64)
-        walls[:, :136] = b.walls[idx]
-        yield DecisionSet(rows, legal, seen, [b.match[i] for i in idx],
-                          [str(b.source[i]) for i in idx], walls, np.full(len(idx), 136),
-                          np.asarray(b.winds)[idx], S, gs, rs, "botzone",
-                          game_rules(rs).seat_winds,
-                          [tuple(b.players[i]) if b.players else () for i in idx])  # fmt: skip
+    base = judge_base(rs)
+    ctx = engine_context(rs, "botzone", 0, "random")
+    per = block_games or 1 << 62
+
+    def decide(b, p):
+        return _decide(b.walls[p], np.full(len(p), 136), b.winds[p], b.logs, b.starts[p],
+                       b.n_log[p], rs, "botzone", ctx)  # fmt: skip
+
+    def check(b):  # the checker's replay: names the bad games, raises the first
+        r = replay_block(b, rs, base)
+        first_bad = next((e for e in b.error if e is not None), None)
+        if first_bad is not None and not skip_bad:
+            raise first_bad
+        return r
+
+    for b in read_blocks(source, stop_on_error=not skip_bad):
+        status = np.asarray(b.status)
+        idx = np.flatnonzero((status == WIN) | (status == DRAWN))
+        r = check(b) if (status == BAD).any() else None
+        for lo in range(0, len(idx), per):  # one set in memory at a time
+            p = idx[lo : lo + per]
+            if r is not None:
+                p = p[r.good[p]]
+            d = decide(b, p)
+            if r is None and not ends_as_recorded(b, p, d[4], d[5][:, 0], base):
+                r = check(b)
+                if not r.good[p].all():
+                    p = p[r.good[p]]
+                    d = decide(b, p)
+            if r is not None:
+                S, err = d[4], d[5]
+                bad = np.flatnonzero((err[:, 0] != RK.RE_OK) | (S != r.final[p]).any(axis=1))
+                if len(bad):  # the replay accepted it: the two kernels disagree (a bug)
+                    i = int(p[bad[0]])
+                    why = RK.REPLAY_ERRORS[int(err[bad[0], 0])]
+                    raise RecordError(f"decisions: the game does not replay ({why})",
+                                      b.source[i], None, b.match[i])  # fmt: skip
+            if len(p):
+                yield _record_set(b, p, rs, d)
+            del d
+        del b, r  # before the next block is read
 
 
 def record_decisions(source, ruleset: Ruleset | str | None = None,
                      skip_bad: bool = False) -> DecisionSet:  # fmt: skip
     """The :class:`DecisionSet` of Botzone records (a text record file, a JSON judge log,
-    a folder of them, or the text itself): every game replayed and checked by
-    :func:`mjstats.records.checked_blocks` (``skip_bad``: leave bad games out instead
+    a folder of them, or the text itself): every game replayed and checked as
+    :func:`mjstats.records.checked_blocks` checks it (``skip_bad``: leave bad games out instead
     of raising their :class:`~mjstats.errors.RecordError`; games the judge aborted are
     always left out).
 

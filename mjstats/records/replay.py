@@ -41,7 +41,16 @@ from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.rulesets.mcr.judge import botzone_ruleset, judge_fan_counts
 from mjstats.tiles import BOTZONE_CODES
 
-__all__ = ["Replayed", "checked_blocks", "record_stats", "replay", "replay_blocks"]
+__all__ = [
+    "Replayed",
+    "checked_blocks",
+    "ends_as_recorded",
+    "judge_base",
+    "record_stats",
+    "replay",
+    "replay_block",
+    "replay_blocks",
+]
 
 _VERB = {G.LOG_DRAW: "Draw", G.A_DISCARD: "Play", G.A_TSUMO: "Hu", G.A_ANGANG: "AnGang",
          G.A_BUGANG: "BuGang", G.A_HU: "Hu", G.A_KONG: "Gang", G.A_PUNG: "Peng",
@@ -194,53 +203,110 @@ def replay_blocks(source, ruleset: Ruleset | str | None = None, *,
     (True, 1, 20)
     """
     rs = botzone_ruleset() if ruleset is None else get_ruleset(ruleset)
-    gctx = engine_context(rs, "botzone", 0, "random")[0]
-    base = int(gctx[G.G_BASE])
+    base = judge_base(rs)
     for b in read_blocks(source, stop_on_error=stop_on_error, **read_options):
-        n = len(b)
-        # a bad text game is replayed too, up to its error: an illegal move before
-        # the line that broke the record's form is the first problem, so it is named
-        status = np.asarray(b.status)
-        play = (status == WIN) | (status == DRAWN) | ((status == BAD) & (b.n_log > 0))
-        idx = np.flatnonzero(play)
-        final = np.zeros((n, G.N_STATE), np.int64)
-        fans = np.zeros((n, rs.n_fans), np.uint8)
-        counts = np.zeros((n, K.N_COUNTS, 4, K.N_KINDS), np.int64)
-        legal = np.zeros(n, bool)
-        if len(idx):
-            f, fa, c, err = replay_logs(b.walls[idx], np.full(len(idx), 136), b.winds[idx],
-                                        b.logs, b.n_log[idx], rs, "botzone",
-                                        starts=b.starts[idx])  # fmt: skip
-            final[idx], fans[idx], counts[idx] = f, fa, c
-            code = np.full(n, -1, np.int64)
-            row = np.zeros(n, np.int64)
-            code[idx], row[idx] = err[:, 0], err[:, 1]
-            kept = play & (status != BAD)
-            legal[:] = kept & ((code == K.RE_OK) | (code == K.RE_SHORT))
-            expected = _expected_scores(final, status, b.total, base)
-            wrong = kept & (code == K.RE_OK) & (b.score_where >= 0)
-            wrong &= (b.scores != expected).any(axis=1)
-            # the rest is per game, for the few with a problem only
-            for i in np.flatnonzero(play & ((code != K.RE_OK) | wrong)).tolist():
-                if b.status[i] == BAD:
-                    _earlier_problem(b, i, final[i], int(code[i]), int(row[i]))
-                    continue
-                if code[i] != K.RE_OK:
-                    past = row[i] >= b.n_log[i]
-                    at = None if past else b.logs[b.starts[i] + row[i]]
-                    where = int(b.end_where[i] if past else b.where[b.starts[i] + row[i]])
-                    why = _explain(final[i], int(code[i]), at, past, b.status[i] == DRAWN)
-                else:
-                    where = int(b.score_where[i])
-                    why = _score_problem(b, i, expected[i])
-                b.fail(i, RecordError(why, b.source[i], where, b.match[i], json_entry=b.json[i]))
-        status = np.asarray(b.status)  # with the games found bad above
-        good = (status == WIN) | (status == DRAWN)
+        r = replay_block(b, rs, base)
         stop = stop_on_error and any(s == BAD for s in b.status)
-        yield Replayed(b, final, fans, counts, legal, good, rs)
-        del b, final, fans, counts  # before the next block is read
+        yield r
+        del b, r  # before the next block is read
         if stop:
             return
+
+
+def judge_base(rs: Ruleset) -> int:
+    """The base points every other player pays a winner under ``rs`` on the Botzone
+    wall (the judge's payments).
+
+    Examples
+    --------
+    >>> judge_base(botzone_ruleset())
+    8
+    """
+    return int(engine_context(rs, "botzone", 0, "random")[0][G.G_BASE])
+
+
+def replay_block(b: GameBlock, rs: Ruleset, base: int) -> Replayed:
+    """Replay the games of one block through the engine and check each (the module
+    documentation says how); games found bad are marked so in ``b`` (``base``:
+    :func:`judge_base`).
+
+    Examples
+    --------
+    >>> from mjstats.records.check import _DEMO_GAME
+    >>> rs = botzone_ruleset()
+    >>> r = replay_block(next(read_blocks(_DEMO_GAME)), rs, judge_base(rs))
+    >>> bool(r.good[0]), int(r.final[0, G.S_TOTAL])
+    (True, 20)
+    """
+    n = len(b)
+    # a bad text game is replayed too, up to its error: an illegal move before
+    # the line that broke the record's form is the first problem, so it is named
+    status = np.asarray(b.status)
+    play = (status == WIN) | (status == DRAWN) | ((status == BAD) & (b.n_log > 0))
+    idx = np.flatnonzero(play)
+    final = np.zeros((n, G.N_STATE), np.int64)
+    fans = np.zeros((n, rs.n_fans), np.uint8)
+    counts = np.zeros((n, K.N_COUNTS, 4, K.N_KINDS), np.int64)
+    legal = np.zeros(n, bool)
+    if len(idx):
+        f, fa, c, err = replay_logs(b.walls[idx], np.full(len(idx), 136), b.winds[idx],
+                                    b.logs, b.n_log[idx], rs, "botzone",
+                                    starts=b.starts[idx])  # fmt: skip
+        final[idx], fans[idx], counts[idx] = f, fa, c
+        code = np.full(n, -1, np.int64)
+        row = np.zeros(n, np.int64)
+        code[idx], row[idx] = err[:, 0], err[:, 1]
+        kept = play & (status != BAD)
+        legal[:] = kept & ((code == K.RE_OK) | (code == K.RE_SHORT))
+        expected = _expected_scores(final, status, b.total, base)
+        wrong = kept & (code == K.RE_OK) & (b.score_where >= 0)
+        wrong &= (b.scores != expected).any(axis=1)
+        # the rest is per game, for the few with a problem only
+        for i in np.flatnonzero(play & ((code != K.RE_OK) | wrong)).tolist():
+            if b.status[i] == BAD:
+                _earlier_problem(b, i, final[i], int(code[i]), int(row[i]))
+                continue
+            if code[i] != K.RE_OK:
+                past = row[i] >= b.n_log[i]
+                at = None if past else b.logs[b.starts[i] + row[i]]
+                where = int(b.end_where[i] if past else b.where[b.starts[i] + row[i]])
+                why = _explain(final[i], int(code[i]), at, past, b.status[i] == DRAWN)
+            else:
+                where = int(b.score_where[i])
+                why = _score_problem(b, i, expected[i])
+            b.fail(i, RecordError(why, b.source[i], where, b.match[i], json_entry=b.json[i]))
+    status = np.asarray(b.status)  # with the games found bad above
+    good = (status == WIN) | (status == DRAWN)
+    return Replayed(b, final, fans, counts, legal, good, rs)
+
+
+def ends_as_recorded(b: GameBlock, idx: np.ndarray, final: np.ndarray, code: np.ndarray,
+                     base: int) -> bool:  # fmt: skip
+    """Whether games ``idx`` of ``b`` are good, judged from another replay of them:
+    ``final`` and ``code`` the engine's final state and replay error code of each. True
+    when each is won or drawn (not ``BAD`` or ``ABORTED``), replays (``RE_OK``) and its
+    ``Score`` line follows from its ``Fan`` total (the checks of :func:`replay_block` on
+    a good game); False says nothing more: :func:`replay_block` then names the problems.
+
+    Examples
+    --------
+    >>> from mjstats.records.check import _DEMO_GAME
+    >>> rs = botzone_ruleset()
+    >>> b = next(read_blocks(_DEMO_GAME))
+    >>> r = replay_block(b, rs, judge_base(rs))
+    >>> ok = np.zeros(1, np.int64)
+    >>> ends_as_recorded(b, np.arange(1), r.final, ok, judge_base(rs))
+    True
+    >>> b.scores[0, 0] += 1
+    >>> ends_as_recorded(b, np.arange(1), r.final, ok, judge_base(rs))
+    False
+    """
+    status = np.asarray(b.status)[idx]
+    if ((status != WIN) & (status != DRAWN)).any() or (code != K.RE_OK).any():
+        return False
+    expected = _expected_scores(final, status, b.total[idx], base)
+    wrong = (b.score_where[idx] >= 0) & (b.scores[idx] != expected).any(axis=1)
+    return not wrong.any()
 
 
 def checked_blocks(source, ruleset: Ruleset | str | None = None,

@@ -20,11 +20,13 @@ RECORDS_GOAL = 20_000
 """Botzone text games a second read into decisions (issue 35)."""
 
 
-def _records_row(ctx: Context) -> dict:
+def _records_rows(ctx: Context) -> list[dict]:
+    """Records into decisions on all threads, then on one (which other jobs on the
+    machine disturb less)."""
     sample = Path(__file__).resolve().parents[3] / "tests" / "data" / "botzone" / "sample.txt"
     what = "Botzone text records read into decisions (replayed, every seat)"
     if not sample.is_file():
-        return make_row("decisions", what, unit="games", note=f"{sample} not found; skipped")
+        return [make_row("decisions", what, unit="games", note=f"{sample} not found; skipped")]
     copies = max(1, ctx.sizes.records_copies // 2)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "records.txt"
@@ -34,20 +36,29 @@ def _records_row(ctx: Context) -> dict:
             return sum(d.n_games for d in iter_record_decisions(path))
 
         read()  # compile (or load) and touch the memory before timing
-        with num_threads(None) as k:
-            (t,) = time_calls([read], repeat=ctx.sizes.repeat, min_time=0,
-                              clock=time.perf_counter)  # fmt: skip
+        return [_records_row(read, copies, what, ctx, threads) for threads in (None, 1)]
+
+
+def _records_row(read, copies: int, what: str, ctx: Context, threads: int | None) -> dict:
+    with num_threads(threads) as k:
+        (t,) = time_calls([read], repeat=ctx.sizes.repeat, min_time=0, clock=time.perf_counter)
+        c0, w0 = time.process_time(), time.perf_counter()
         games = read()
+        cpu, wall = time.process_time() - c0, time.perf_counter() - w0
     per_s = games / t
     return make_row("decisions", what, per_s=per_s, unit="games", n=games, threads=k,
                     goal=f">= {RECORDS_GOAL:,} games/s", goal_met=per_s >= RECORDS_GOAL,
                     note=f"{copies} copies of the 16-game sample; each block's decisions "
                     "with what each seat sees (306 int16) and its legal actions, streamed "
-                    "(iter_record_decisions), wall clock")  # fmt: skip
+                    f"(iter_record_decisions), wall clock; a run took {cpu:.2f} s of CPU "
+                    f"in {wall:.2f} s ({games / cpu:,.0f} games a CPU second)"
+                    + (f": under {k} x the wall time, other jobs shared the cores"
+                       if cpu < 0.8 * k * wall else ""))  # fmt: skip
 
 
 def task_decisions(ctx: Context) -> list[dict]:
-    """Encoding the decisions of simulated games (in memory, all threads, wall clock)."""
+    """Botzone text records read into decisions (all threads, then one), and encoding the
+    decisions of simulated games (in memory, all threads); wall clock."""
     n_games = ctx.sizes.play_games
     _, _, final, logs = play_games(n_games, seed=35, policy="efficiency", keep_log=True)
     ds = played_decisions(final, logs)
@@ -57,7 +68,7 @@ def task_decisions(ctx: Context) -> list[dict]:
                           clock=time.perf_counter)  # fmt: skip
     per_s = len(ds) / t
     return [
-        _records_row(ctx),
+        *_records_rows(ctx),
         make_row(
             "decisions",
             "encode decisions: planes, baseline obs, 235-action mask, action",
