@@ -21,17 +21,13 @@ smallest need.
 from __future__ import annotations
 
 from mjstats.games import discard_policies as P
-from mjstats.games.plans import exact_need, plan_need, planner_discard
-from mjstats.games.policies import _claim_apply
+from mjstats.games.plans import exact_need, planner_discard
+from mjstats.games.policies import _claim_apply, kong_or_discard
 from mjstats.games.state import (
-    A_ANGANG,
-    A_BUGANG,
     A_CHOW,
-    A_DISCARD,
     A_HU,
     A_KONG,
     A_TSUMO,
-    action,
 )
 from mjstats.games.views import V_DRAWN, V_LAST_TILE, V_WALL_LEFT, _own_hand
 from mjstats.kernels._jit import hjit
@@ -67,41 +63,7 @@ def planner_own(view, acts, n_acts, pctx, tab, pw):
     choice = planner_discard(
         counts, melds, n, view[V_DRAWN], unseen, view[V_WALL_LEFT], pctx, tab, pw
     )
-    kongs = False
-    for i in range(n_acts):
-        kind = acts[i] // 64
-        kongs = kongs or kind == A_ANGANG or kind == A_BUGANG
-    if not kongs:
-        return action(A_DISCARD, choice)
-    counts[choice] -= 1
-    best = plan_need(counts, melds, n, unseen, pctx, tab, pw)
-    counts[choice] += 1
-    for i in range(n_acts):
-        kind = acts[i] // 64
-        t = acts[i] % 64
-        if kind == A_ANGANG:
-            counts[t] -= 4
-            melds[n, 0] = 4
-            melds[n, 1] = t
-            need = plan_need(counts, melds, n + 1, unseen, pctx, tab, pw)
-            melds[n, 0] = 0
-            melds[n, 1] = 0
-            counts[t] += 4
-            if need <= best:
-                return acts[i]
-        elif kind == A_BUGANG:
-            counts[t] -= 1  # the pung becomes a kong: the meld count stays
-            for m in range(n):
-                if melds[m, 0] == 2 and melds[m, 1] == t:
-                    melds[m, 0] = 3
-            need = plan_need(counts, melds, n, unseen, pctx, tab, pw)
-            for m in range(n):
-                if melds[m, 0] == 3 and melds[m, 1] == t:
-                    melds[m, 0] = 2
-            counts[t] += 1
-            if need <= best:
-                return acts[i]
-    return action(A_DISCARD, choice)
+    return kong_or_discard(acts, n_acts, counts, melds, n, unseen, choice, pctx, tab, pw, True)
 
 
 @hjit

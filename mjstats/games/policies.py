@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from mjstats.games import discard_policies as P
+from mjstats.games.plans import plan_need
 from mjstats.games.state import (
     A_ANGANG,
     A_BUGANG,
@@ -150,6 +151,57 @@ def _fan_need(counts, melds, n, unseen, pctx, tab, pw):
 
 
 @hjit
+def _own_need(counts, melds, n, unseen, pctx, tab, pw, plans):
+    """The need an own-turn choice is judged by: the planner's (``plans``:
+    :func:`mjstats.games.plans.plan_need`) or fan-aware's (:func:`_fan_need`)."""
+    if plans:
+        return plan_need(counts, melds, n, unseen, pctx, tab, pw)
+    return _fan_need(counts, melds, n, unseen, pctx, tab, pw)
+
+
+@hjit
+def kong_or_discard(acts, n_acts, counts, melds, n, unseen, choice, pctx, tab, pw, plans):
+    """A policy's own turn once its discard ``choice`` is known: the first legal kong
+    after which the need (:func:`_own_need`) is no larger than after that discard,
+    else the discard. ``counts``/``melds`` are the policy's copy and are restored."""
+    kongs = False
+    for i in range(n_acts):
+        kind = acts[i] // 64
+        kongs = kongs or kind == A_ANGANG or kind == A_BUGANG
+    if not kongs:
+        return action(A_DISCARD, choice)
+    counts[choice] -= 1
+    best = _own_need(counts, melds, n, unseen, pctx, tab, pw, plans)
+    counts[choice] += 1
+    for i in range(n_acts):
+        kind = acts[i] // 64
+        t = acts[i] % 64
+        if kind == A_ANGANG:
+            counts[t] -= 4
+            melds[n, 0] = 4
+            melds[n, 1] = t
+            need = _own_need(counts, melds, n + 1, unseen, pctx, tab, pw, plans)
+            melds[n, 0] = 0
+            melds[n, 1] = 0
+            counts[t] += 4
+            if need <= best:
+                return acts[i]
+        elif kind == A_BUGANG:
+            counts[t] -= 1  # the pung becomes a kong: the meld count stays
+            for m in range(n):
+                if melds[m, 0] == 2 and melds[m, 1] == t:
+                    melds[m, 0] = 3
+            need = _own_need(counts, melds, n, unseen, pctx, tab, pw, plans)
+            for m in range(n):
+                if melds[m, 0] == 3 and melds[m, 1] == t:
+                    melds[m, 0] = 2
+            counts[t] += 1
+            if need <= best:
+                return acts[i]
+    return action(A_DISCARD, choice)
+
+
+@hjit
 def fan_aware_own(view, acts, n_acts, pctx, tab, pw):
     """Own turn of the ``fan-aware`` policy: win when legal; else the discard of
     :func:`mjstats.games.discard_policies.fan_aware` (the play study's 8-fan targeting), or
@@ -164,35 +216,7 @@ def fan_aware_own(view, acts, n_acts, pctx, tab, pw):
         return efficiency_own(view, acts, n_acts, pctx, tab, pw)
     counts, melds, unseen, n = _own_hand(view, pw)
     choice = P.fan_aware(counts, melds, n, view[V_DRAWN], unseen, view[V_WALL_LEFT], pctx, tab, pw)
-    kongs = False
-    for i in range(n_acts):
-        kind = acts[i] // 64
-        kongs = kongs or kind == A_ANGANG or kind == A_BUGANG
-    if not kongs:
-        return action(A_DISCARD, choice)
-    counts[choice] -= 1
-    best = _fan_need(counts, melds, n, unseen, pctx, tab, pw)
-    counts[choice] += 1
-    for i in range(n_acts):
-        kind = acts[i] // 64
-        t = acts[i] % 64
-        if kind == A_ANGANG:
-            counts[t] -= 4
-            melds[n, 0] = 4
-            melds[n, 1] = t
-            need = _fan_need(counts, melds, n + 1, unseen, pctx, tab, pw)
-            melds[n, 0] = 0
-            melds[n, 1] = 0
-            counts[t] += 4
-            if need <= best:
-                return acts[i]
-        elif kind == A_BUGANG:
-            counts[t] -= 1  # the pung becomes a kong: the meld count stays
-            need = _fan_need(counts, melds, n, unseen, pctx, tab, pw)
-            counts[t] += 1
-            if need <= best:
-                return acts[i]
-    return action(A_DISCARD, choice)
+    return kong_or_discard(acts, n_acts, counts, melds, n, unseen, choice, pctx, tab, pw, False)
 
 
 @hjit
