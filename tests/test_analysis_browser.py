@@ -11,20 +11,14 @@ In CI (``CI`` set) a missing chromium fails the test; elsewhere it skips.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import subprocess
 
-import pytest
+from browser import chromium, require_chromium
 
 from mjstats import analyze
 from mjstats.cli import main
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-if CHROMIUM is None and not os.environ.get("CI"):
-    pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 HAND = "123m456p789s11334z"
 
@@ -47,13 +41,6 @@ window.addEventListener('load', () => {
   document.body.appendChild(pre);
 });
 </script>"""
-
-
-def chromium(*args: str) -> str:
-    assert CHROMIUM, "chromium is missing in CI (.ci/run installs it with apt-get)"
-    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-           "--disable-extensions", "--hide-scrollbars", *args]  # fmt: skip
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=True).stdout
 
 
 def test_analysis_page_draws_every_option_with_tile_pictures(tmp_path):

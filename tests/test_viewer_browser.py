@@ -12,14 +12,11 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import re
-import shutil
-import subprocess
 import time
 from pathlib import Path
 
-import pytest
+from browser import chromium, require_chromium
 
 from mjstats.records import botzone_ruleset, judge_fan_counts
 from mjstats.tiles import BOTZONE_CODES, TILES
@@ -27,18 +24,7 @@ from mjstats.viewer import view
 
 DATA = Path(__file__).parent / "data" / "botzone"
 RULES = botzone_ruleset()
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-if CHROMIUM is None and not os.environ.get("CI"):
-    pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
-
-
-def chromium(*args: str, timeout: int = 120) -> str:
-    assert CHROMIUM, "chromium is missing in CI (.ci/run installs it with apt-get)"
-    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-           "--disable-extensions", "--hide-scrollbars", *args]  # fmt: skip
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=True)
-    return done.stdout
+require_chromium()
 
 
 def page_check(path: Path, hash_: str = "#autoplay") -> tuple[dict, dict]:
