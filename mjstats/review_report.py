@@ -37,17 +37,20 @@ def review_html(result: dict, path, viewer_source=None) -> Path:
         href = links.get(str(row.game))
         step = f'<a href="{href}#step={row.step}">{row.step}</a>' if href else str(row.step)
         cells.append(f"<tr><td>{html.escape(str(row.game))}</td><td>{row.seat}</td>"
-                     f"<td>{step}</td><td>{row.kind}</td><td>{html.escape(row.taken)}</td>"
+                     f"<td>{step}</td><td>{row.kind}</td><td>{html.escape(row.hand)}</td>"
+                     f"<td>{html.escape(row.taken)}</td>"
                      f"<td>{html.escape(row.best)}</td><td>{row.rank}</td>"
                      f"<td>{row.gap:.2f}</td></tr>")  # fmt: skip
     page = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>mjstats review</title>"
-            "</head><body><h1>Review</h1><p>Option values: a stand-in for E[points] "
-            "(-shanten + legal winning / useful copies / 100; a win 1).</p><h2>Overall</h2>"
+            "</head><body><h1>Review</h1><p>Option values: E[points] of the analysis (the "
+            "seat's draws left, solitaire; exact at shanten &le; 1, Monte Carlo beyond; a "
+            "legal win its payment, ranked first). Gaps in points.</p><h2>Overall</h2>"
             + result["overall"].to_html(index=False, float_format="%.3f")
             + "<h2>Per game and seat</h2>"
             + result["seats"].to_html(index=False, float_format="%.3f")
             + "<h2>Worst decisions</h2><table border='1'><tr><th>game</th><th>seat</th>"
-            "<th>step</th><th>kind</th><th>taken</th><th>best</th><th>rank</th><th>gap</th>"
+            "<th>step</th><th>kind</th><th>hand</th><th>taken</th><th>best</th><th>rank</th>"
+            "<th>gap</th>"
             "</tr>" + "".join(cells) + "</table></body></html>\n")  # fmt: skip
     path.write_text(page, encoding="utf-8")
     return path

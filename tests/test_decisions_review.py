@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 
+from mjstats.analysis import analyze
 from mjstats.cli import main
 from mjstats.decisions import record_decisions
 from mjstats.decisions.review import rate_options, review
+from mjstats.tiles import TILES
 
 DATA = Path(__file__).parent / "data" / "botzone"
 
@@ -42,23 +44,49 @@ def test_breaking_a_ready_hand_is_listed_with_a_positive_gap():
     assert seats.loc[1, "agreement"] == 1  # the win taken
 
 
-def test_values_of_the_constructed_decision():
+def test_values_of_the_constructed_decision_are_the_analysis():
     ds = record_decisions(BROKEN_READY)
-    v = rate_options(ds)
+    rated = rate_options(ds)
     legal = ds.legal[0][ds.legal[0] >= 0]
+    # the analysis of the same position typed by hand: the dealer's 14 tiles, nothing
+    # seen elsewhere, 20 draws left of its 34-tile Botzone wall segment (13 dealt, 1 drawn)
+    table = analyze("123456789m23p11s+1z", wall_left=20).set_index("option")
+    for j, a in enumerate(legal):
+        name = "discard " + TILES[a & 63]
+        assert rated.value[0, j] == pytest.approx(table.loc[name, "exp_points"], abs=1e-9)
+        assert rated.method[0, j] == table.loc[name, "method"] == "exact"
     east = int(np.flatnonzero(legal == 1 * 64 + 27)[0])
     two_p = int(np.flatnonzero(legal == 1 * 64 + 10)[0])
-    assert 0 < v[0, east] < 1  # still ready, with legal winning copies
-    assert -1 < v[0, two_p] < 0  # one from ready
-    assert np.isnan(v[0, len(legal) :]).all()
+    assert rated.value[0, east] > rated.value[0, two_p] > 0  # ready beats one from ready
+    assert np.isnan(rated.value[0, len(legal) :]).all() and not rated.win[0].any()
+    assert rated.hand[0] == "123456789m23p11s1z"
+
+
+def test_the_fan_total_of_each_win_taken_is_the_judges():
+    from mjstats.decisions import decision_set
+    from mjstats.decisions import kernel as K
+    from mjstats.games import kernels as G
+
+    for source in (DATA / "sample.txt", DATA / "judge-logs"):
+        ds = decision_set(source)
+        r = ds.rows
+        kinds = r[:, K.C_TAKEN] >> 6
+        won = (kinds == G.A_HU) | (kinds == G.A_TSUMO)
+        winner_rows = won & (ds.final[r[:, K.C_GAME], G.S_WINNER] == r[:, K.C_SEAT])
+        assert winner_rows.sum() > 10
+        g = r[winner_rows, K.C_GAME]
+        assert (r[winner_rows, K.C_WIN_FAN] == ds.final[g, G.S_TOTAL]).all()
+        # a win among the options has its total; none without one
+        has_win = (ds.legal >> 6 == G.A_HU).any(axis=1) | (ds.legal >> 6 == G.A_TSUMO).any(axis=1)
+        assert ((r[:, K.C_WIN_FAN] >= 8) == has_win).all()
 
 
 def test_review_of_the_sample_and_its_command(tmp_path, capsys):
-    t0 = time.perf_counter()
-    r = review(DATA / "sample.txt")
-    assert time.perf_counter() - t0 <= 60
+    r = review(DATA / "sample.txt")  # its time: `mjstats bench --tasks decisions`
     d = r["decisions"]
-    assert (d["gap"] >= 0).all() and ((d["rank"] == 1) == (d["gap"] == 0)).all()
+    assert (d["gap"] >= 0).all() and (d.loc[d["taken"] == d["best"], "rank"] == 1).all()
+    assert (d.loc[d["rank"] > 1, "gap"] > 0).all()
+    assert set(d["method"]) <= {"exact", "monte carlo", "win", ""}
     assert len(r["seats"]) == 64 and 0 < r["overall"]["agreement"].iloc[0] < 1
     page = tmp_path / "review.html"
     assert main(["review", str(DATA / "sample.txt"), "--html", str(page), "--worst", "5"]) == 0

@@ -14,11 +14,17 @@ from typing import Any
 import numpy as np
 
 from mjstats.errors import InvalidHandError, TileCountError
-from mjstats.hand import Hand, parse_hand
-from mjstats.tiles import TILES, parse_tile, parse_tiles
+from mjstats.hand import Hand, Meld, parse_hand
+from mjstats.tiles import TILES, format_tiles, parse_tile, parse_tiles
 from mjstats.validation import as_counts34
 
-__all__ = ["Position", "PositionError", "move_last_tile_to_plus", "position"]
+__all__ = [
+    "Position",
+    "PositionError",
+    "move_last_tile_to_plus",
+    "position",
+    "position_from_counts",
+]
 
 
 class PositionError(TileCountError):
@@ -271,4 +277,71 @@ def position(
         discard=d,
         from_seat=int(from_seat) if d >= 0 else 0,
         text=text,
+    )
+
+
+def position_from_counts(
+    concealed,
+    melds,
+    n_melds: int,
+    unseen,
+    wall_left: int,
+    *,
+    discard: int = -1,
+    from_seat: int = 1,
+    seat_wind: int = 0,
+    round_wind: int = 0,
+    flowers: int = 0,
+) -> Position:
+    """A position from arrays, as a game engine's view holds it.
+
+    ``unseen`` (34 counts) are the copies the player cannot see; every other copy
+    not in ``concealed``, the ``melds`` or the ``discard`` is seen elsewhere. The
+    other arguments are those of :func:`position` (``discard`` a tile id, -1 on the
+    player's own turn; ``melds`` (k, 2) ``[kind, tile]`` rows, a chow's lowest tile).
+
+    Raises
+    ------
+    PositionError
+        Wrong size for the kind of position, or ``unseen`` larger than what the
+        hand, its melds and the discard leave of a tile.
+
+    Examples
+    --------
+    >>> from mjstats.tiles import parse_tiles
+    >>> h = parse_tiles("123m456p789s11334z")
+    >>> p = position_from_counts(h, [], 0, 4 - h.astype(int), 8)
+    >>> p.text, int(p.seen.sum()), p.wall_left
+    ('123m456p789s11334z', 0, 8)
+    """
+    concealed = np.asarray(concealed, np.uint8)
+    rows = np.zeros((4, 2), np.uint8)
+    n_melds = int(n_melds)
+    rows[:n_melds] = np.asarray(melds, np.int64).reshape(-1, 2)[:n_melds]
+    discard = int(discard)
+    size = int(concealed.sum()) + 3 * n_melds
+    if size != (13 if discard >= 0 else 14):
+        raise PositionError(
+            f"a position holds {14 if discard < 0 else 13} tiles (a meld counting 3) "
+            f"{'on the player' + chr(39) + 's turn' if discard < 0 else 'answering a discard'}, "
+            f"this one {size}"
+        )
+    none = np.zeros(34, np.int64)
+    seen = 4 - np.asarray(unseen, np.int64) - _visible(concealed, rows, n_melds, none, discard)
+    if (seen < 0).any():
+        names = ", ".join(TILES[t] for t in np.flatnonzero(seen < 0))
+        raise PositionError(f"more unseen copies of {names} than the hand and its melds leave")
+    text = "".join(str(Meld(int(k), int(t))) for k, t in rows[:n_melds])
+    return Position(
+        concealed=concealed.copy(),
+        melds=rows,
+        n_melds=n_melds,
+        seen=seen.astype(np.uint8),
+        wall_left=int(wall_left),
+        seat_wind=int(seat_wind),
+        round_wind=int(round_wind),
+        flowers=int(flowers),
+        discard=discard,
+        from_seat=int(from_seat) if discard >= 0 else 0,
+        text=text + format_tiles(concealed),
     )

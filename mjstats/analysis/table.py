@@ -24,7 +24,15 @@ from mjstats.rulesets import get_ruleset
 from mjstats.tiles import TILES
 from mjstats.validation import as_melds, hand_totals34
 
-__all__ = ["COLUMNS", "DEFAULT_PLAYOUTS", "AnalysisTable", "analyze", "analyze_batch", "win_curves"]
+__all__ = [
+    "COLUMNS",
+    "DEFAULT_PLAYOUTS",
+    "AnalysisTable",
+    "analyze",
+    "analyze_batch",
+    "option_curves",
+    "win_curves",
+]
 
 COLUMNS = [
     "option",
@@ -479,6 +487,36 @@ def win_curves(
     if not parts:
         return pd.DataFrame(columns=cols)
     return pd.concat(parts, ignore_index=True)[cols]
+
+
+def option_curves(
+    pos: Position, ruleset: Any = "mcr", *, playouts: int = DEFAULT_PLAYOUTS, seed: int = 1
+) -> list[tuple[str, int, int, X.Curve]]:
+    """Every option of a position with its win chances, for programs (the review).
+
+    Unlike :func:`analyze`, every option without an exact curve gets ``playouts``
+    Monte Carlo playouts (not only when no option is exact), and nothing else of
+    the table is built.
+
+    Returns
+    -------
+    list of (kind, tile, then, Curve)
+        In the kernel's option order (not ranked): the option's kind (as the
+        table's ``kind`` column), its tile (a chow's lowest tile), a claim's
+        discard after it (-1: none) and its :class:`~mjstats.analysis.exact.Curve`.
+
+    Examples
+    --------
+    >>> p = position("123m456p789s11334z", wall_left=5)
+    >>> kind, tile, then, curve = option_curves(p)[-1]
+    >>> kind, TILES[tile], then, curve.method, round(float(curve.exp_points[-1]), 2)
+    ('discard', '4z', -1, 'exact', 10.53)
+    """
+    playouts = _check_playouts(playouts)
+    pos, rs, ctx, tab, work, rows, _, n = _evaluate(pos, ruleset, {})
+    curves = _curves(pos, rows, n, ctx, tab, work, rs, playouts, seed)
+    kind, tile, then = (rows[:n, slot].tolist() for slot in (K.S_OPTION, K.S_TILE, K.S_THEN))
+    return [(_KINDS[kind[r]], tile[r], then[r], curves[r]) for r in range(n)]
 
 
 _BATCH_GROUPS = {

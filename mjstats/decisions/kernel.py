@@ -40,12 +40,16 @@ from mjstats.games.replay_kernel import (
     RE_WALL,
 )
 from mjstats.games.rules import (
+    _last_of_kind_on_discard,
     apply_own,
     begin_turn,
+    can_draw,
     legal_own,
     legal_response,
     new_game_of,
+    next_seat,
     resolve,
+    score_win,
     seats,
 )
 from mjstats.games.state import (
@@ -53,6 +57,7 @@ from mjstats.games.state import (
     A_ANGANG,
     A_BUGANG,
     A_DISCARD,
+    A_HU,
     A_PASS,
     A_TSUMO,
     G_SEATS,
@@ -67,10 +72,13 @@ from mjstats.games.state import (
     PH_WIN,
     S_DRAWN,
     S_DRAWS,
+    S_KONG_DRAW,
     S_LAST_SEAT,
+    S_LAST_TILE,
     S_NLOG,
     S_PHASE,
     S_SHANTEN_FLOOR,
+    S_SHOWN,
     S_TURN,
 )
 from mjstats.games.views import N_VIEW, V_DRAWN, make_view
@@ -92,7 +100,8 @@ C_KIND = 4
 C_NLEGAL = 5
 C_TAKEN = 6  # engine action code
 C_INDEX = 7  # index of the taken action among the legal ones
-N_COLS = 8
+C_WIN_FAN = 8  # fan total of the legal win among the options (as the engine settles it), or -1
+N_COLS = 9
 
 SEEN_RIVER = N_VIEW  # 4 x 34: each seat's discards so far (absolute seats)
 N_SEEN = N_VIEW + 4 * 34
@@ -108,6 +117,27 @@ APPLY_ERRORS = {
     AE_ROWS: "decisions left after the game's end",
     AE_SHORT: "the decisions end before the game does",
 }
+
+
+@hjit
+def win_total(S, q, gctx, scratch, fan_out, buf):
+    """Fan total of the win seat ``q`` may take now: on its drawn tile on its own turn,
+    else on the last discard (or the promoted kong's tile), scored with the flags the
+    engine settles it with (:func:`mjstats.games.rules.apply_own`,
+    :func:`~mjstats.games.rules.resolve`); -1 if that win is not legal."""
+    last_wall = 0 if can_draw(S, next_seat(S, S[S_LAST_SEAT])) else 1
+    if S[S_PHASE] == PH_OWN:
+        t = S[S_DRAWN]
+        last_kind = 1 if S[S_SHOWN + t] == 3 else 0
+        total, legal = score_win(S, q, t, 1, S[S_KONG_DRAW], last_kind, last_wall, gctx,
+                                 scratch, fan_out, buf)  # fmt: skip
+    else:
+        t = S[S_LAST_TILE]
+        rob = S[S_PHASE] == PH_ROB
+        last_kind = _last_of_kind_on_discard(S, t, rob)
+        total, legal = score_win(S, q, t, 0, 1 if rob else 0, last_kind, last_wall, gctx,
+                                 scratch, fan_out, buf)  # fmt: skip
+    return total if total >= 0 and legal else -1
 
 
 @ijit
@@ -129,6 +159,7 @@ def _emit(rows, legal_out, seen_out, k, game, step, row, seat, kind, acts, n, ta
     for j in range(n, MAX_ACTIONS):
         legal_out[k, j] = -1
     rows[k, C_INDEX] = at
+    rows[k, C_WIN_FAN] = -1
     # plain copies of int16 into int16 (the view and river are kept as int16)
     for j in range(N_VIEW):
         seen_out[k, j] = view[j]
@@ -183,6 +214,8 @@ def decide_game(S, wall, round_wind, log, n_log, gctx, tab, scratch, fan_out, bu
                   river)  # fmt: skip
             if rows[k, C_INDEX] < 0:
                 return RE_ILLEGAL, i, k - first
+            if acts[0] >> 6 == A_TSUMO:
+                rows[k, C_WIN_FAN] = win_total(S, p, gctx, scratch, fan_out, buf)
             k += 1
             i += 1
             steps += 1
@@ -222,6 +255,8 @@ def decide_game(S, wall, round_wind, log, n_log, gctx, tab, scratch, fan_out, bu
                   resp[q], view, river)  # fmt: skip
             if rows[k, C_INDEX] < 0:
                 return RE_ILLEGAL, first_row, k - first
+            if n > 1 and acts[1] >> 6 == A_HU:
+                rows[k, C_WIN_FAN] = win_total(S, q, gctx, scratch, fan_out, buf)
             k += 1
         taken = resolve(S, resp, gctx, tab, scratch, fan_out, buf)
         if taken != claimed:

@@ -108,6 +108,7 @@ class DecisionSet:
             "action_kind": pd.Categorical.from_codes(taken >> 6, list(ACTION_KINDS)),
             "tile": np.where(taken >> 6 == G.A_PASS, -1, taken & 63),
             "action_index": r[:, K.C_INDEX],
+            "win_fan": r[:, K.C_WIN_FAN],
             "points": final[g, G.S_SCORE + seat],
             "winner": winner,
             "won": winner == seat,

@@ -1,6 +1,6 @@
-"""Decisions: Botzone text records read into decisions, and decisions encoded for
-learning (observation planes, the Botzone baseline's observation, the 235-action mask
-and the action): task ``decisions``."""
+"""Decisions: Botzone text records read into decisions, the review of the sample's
+16 games, and decisions encoded for learning (observation planes, the Botzone
+baseline's observation, the 235-action mask and the action): task ``decisions``."""
 
 from __future__ import annotations
 
@@ -12,12 +12,16 @@ from mjstats.bench.measure import make_row, num_threads, time_calls
 from mjstats.bench.tasks.context import Context
 from mjstats.decisions import iter_record_decisions, played_decisions
 from mjstats.decisions.encode import encode_decisions
+from mjstats.decisions.review import review
 from mjstats.games import play_games
+from mjstats.records.check import _DEMO_GAME
 
 ENCODE_GOAL = 1_000_000
 """Decisions a second to encode in memory on all threads (issue 35)."""
 RECORDS_GOAL = 20_000
 """Botzone text games a second read into decisions (issue 35)."""
+REVIEW_GOAL_S = 60.0
+"""Seconds to review the 16 games of sample.txt (issue 35)."""
 
 
 def _records_rows(ctx: Context) -> list[dict]:
@@ -56,6 +60,24 @@ def _records_row(read, copies: int, what: str, ctx: Context, threads: int | None
                        if cpu < 0.8 * k * wall else ""))  # fmt: skip
 
 
+def _review_row() -> dict:
+    """The review of the 16 games of sample.txt (every option of every decision valued by
+    the analysis), once: it takes seconds."""
+    sample = Path(__file__).resolve().parents[3] / "tests" / "data" / "botzone" / "sample.txt"
+    what = "review of sample.txt: every option of every decision valued (E[points])"
+    if not sample.is_file():
+        return make_row("decisions", what, unit="decisions", note=f"{sample} not found; skipped")
+    review(_DEMO_GAME, progress=False)  # compile (or load) before timing
+    with num_threads(None) as k:
+        t0 = time.perf_counter()
+        n = review(sample, progress=False)["overall"]["decisions"].iloc[0]
+        t = time.perf_counter() - t0
+    return make_row("decisions", what, per_s=n / t, unit="decisions", n=int(n), threads=k,
+                    seconds=t, goal=f"<= {REVIEW_GOAL_S:.0f} s", goal_met=t <= REVIEW_GOAL_S,
+                    note=f"{n} decisions with a choice in {t:.1f} s (one run: it is long), "
+                    "300 playouts an option of shanten >= 2")  # fmt: skip
+
+
 def task_decisions(ctx: Context) -> list[dict]:
     """Botzone text records read into decisions (all threads, then one), and encoding the
     decisions of simulated games (in memory, all threads); wall clock."""
@@ -69,6 +91,7 @@ def task_decisions(ctx: Context) -> list[dict]:
     per_s = len(ds) / t
     return [
         *_records_rows(ctx),
+        _review_row(),
         make_row(
             "decisions",
             "encode decisions: planes, baseline obs, 235-action mask, action",
