@@ -114,7 +114,7 @@ def rate_options(ds: DecisionSet, *, playouts: int = REVIEW_PLAYOUTS, seed: int 
     >>> from mjstats.decisions import record_decisions
     >>> r = rate_options(record_decisions(_DEMO_GAME))
     >>> r.value[1, :2].round(2).tolist(), r.win[1, :2].tolist()  # pass (ready), or win
-    [[8.88, 33.0], [False, True]]
+    ([39.2, 44.0], [False, True])
     """
     playouts = check_count("playouts", playouts)
     seed = check_seed(seed)
