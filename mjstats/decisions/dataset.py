@@ -23,23 +23,18 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from mjstats.compiling import notice, progress_wanted
 from mjstats.decisions.augment import PERMUTATIONS, permute_encoded
 from mjstats.decisions.shards import (
     SCALARS,
     DecisionsStudy,
-    complete,
-    count_records,
     finish,
     prepare,
-    record_shards,
     ruleset_params,
-    write_shard,
+    write_records,
 )
 from mjstats.errors import InvalidArgumentError
 from mjstats.studies.dask_backend import check_address
-from mjstats.studies.interrupts import deferred_interrupts
-from mjstats.studies.runner import StudyInterrupted, _Progress, run_study
+from mjstats.studies.runner import StudyInterrupted, run_study
 
 __all__ = ["SCALARS", "iter_shards", "write_decisions"]
 
@@ -142,7 +137,7 @@ def write_decisions(out, source=None, *, games: int | None = None, policy: str =
                       "seed": None, **ruleset_params(ruleset), "shard_games": shard_games,
                       "compress": compress}  # fmt: skip
             prepare(out, params, resume)
-            n_shards = _write_records(out, source, ruleset, shard_games, compress, progress)
+            n_shards = write_records(out, source, ruleset, shard_games, compress, progress)
         return finish(out, n_shards, params)
     finally:
         numba.set_num_threads(before)
@@ -154,30 +149,6 @@ def _source_name(source) -> str:
         data = source.encode("utf-8") if isinstance(source, str) else bytes(source)
         return f"<text sha256 {hashlib.sha256(data).hexdigest()}>"
     return str(source)
-
-
-def _write_records(out: Path, source, ruleset, shard_games: int, compress: bool,
-                   progress: bool | None) -> int:  # fmt: skip
-    """Write the records' shards not yet complete, in order, in this process, with the
-    study runner's progress bar and Ctrl-C between shards; returns the shard count."""
-    requested = progress
-    total = count_records(source)
-    with deferred_interrupts() as guard, notice("decisions", requested), \
-            _Progress(total, "games", progress_wanted(progress)) as bar:  # fmt: skip
-        n = 0
-        try:
-            for i, ds in enumerate(record_shards(source, ruleset, shard_games)):
-                guard.check()
-                if complete(out, i) is None:
-                    write_shard(out, i, ds, i * shard_games, compress, ids=True)
-                guard.idle = False
-                bar.advance(ds.n_games)
-                n = i + 1
-                del ds
-            guard.check()
-        except KeyboardInterrupt:  # the shards written are complete: nothing to save
-            raise StudyInterrupted(None, out) from None
-    return n
 
 
 def iter_shards(folder, *, augment: bool = False, seed: int = 0) -> Iterator[dict]:

@@ -36,20 +36,30 @@ from typing import Any
 
 import numpy as np
 
+from mjstats.arguments import check_seed
+from mjstats.compiling import notice, progress_wanted
 from mjstats.decisions import kernel as K
 from mjstats.decisions.encode import ACT_SIZE, N_PLANES, PLANE_NAMES, encode_decisions
 from mjstats.decisions.table import DecisionSet, _join, iter_record_decisions, played_decisions
-from mjstats.arguments import check_seed
 from mjstats.errors import InvalidArgumentError
 from mjstats.games import kernels as G
 from mjstats.games.engine import engine_context
 from mjstats.provenance import provenance, write_json
 from mjstats.rulesets import get_ruleset
 from mjstats.studies.aggregate import Aggregate, atomic_write_bytes
+from mjstats.studies.interrupts import deferred_interrupts
 from mjstats.studies.play import _options_param, _PicklableRuleset
-from mjstats.studies.runner import Study, chunked_weight
+from mjstats.studies.runner import Study, StudyInterrupted, _Progress, chunked_weight
 
-__all__ = ["SCALARS", "DecisionsStudy", "finish", "prepare", "record_shards", "write_shard"]
+__all__ = [
+    "SCALARS",
+    "DecisionsStudy",
+    "finish",
+    "prepare",
+    "record_shards",
+    "write_records",
+    "write_shard",
+]
 
 SCALARS = ("game", "step", "seat", "kind", "n_legal", "only", "action", "points", "winner",
            "fan_total")  # fmt: skip
@@ -113,7 +123,6 @@ def write_shard(out: Path, i: int, ds: DecisionSet, first_game: int, compress: b
     enc = encode_decisions(ds)
     arrays = {**enc, **_scalars(ds, enc, first_game)}
     name = shard_name(i)
-    _mark(out, i).unlink(missing_ok=True)  # the mark never outlives its shard
     fd, tmp = tempfile.mkstemp(prefix=name + ".", suffix=".tmp", dir=out)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -283,6 +292,30 @@ def record_shards(source, ruleset, shard_games: int) -> Iterator[DecisionSet]:
         yield _join(parts, parts[0].ruleset, parts[0].wall)
 
 
+def write_records(out: Path, source, ruleset, shard_games: int, compress: bool,
+                   progress: bool | None) -> int:  # fmt: skip
+    """Write the records' shards not yet complete, in order, in this process, with the
+    study runner's progress bar and Ctrl-C between shards; returns the shard count."""
+    requested = progress
+    total = count_records(source)
+    with deferred_interrupts() as guard, notice("decisions", requested), \
+            _Progress(total, "games", progress_wanted(progress)) as bar:  # fmt: skip
+        n = 0
+        try:
+            for i, ds in enumerate(record_shards(source, ruleset, shard_games)):
+                guard.check()
+                if complete(out, i) is None:
+                    write_shard(out, i, ds, i * shard_games, compress, ids=True)
+                guard.idle = False
+                bar.advance(ds.n_games)
+                n = i + 1
+                del ds
+            guard.check()
+        except KeyboardInterrupt:  # the shards written are complete: nothing to save
+            raise StudyInterrupted(None, out) from None
+    return n
+
+
 def count_records(source) -> int:
     """The games in records (text: their ``Match`` lines; JSON logs: their objects),
     the progress bar's total, read without parsing the games.
@@ -341,6 +374,8 @@ def finish(out: Path, n_shards: int, params: dict[str, Any]) -> dict:
             "actions": ACT_SIZE, "scalars": list(SCALARS),
             "match_ids": ids if records else None}  # fmt: skip
     write_json(out / "provenance.json", body, prov)
+    for tmp in out.glob("shard-*.tmp"):  # left by a run killed while writing a shard
+        tmp.unlink(missing_ok=True)
     return {**body, "provenance": prov}
 
 
