@@ -338,7 +338,7 @@ def count_records(source) -> int:
     n = 0
     for path, fmt in record_files(source):
         if fmt == "text":
-            n += _count_matches(path.read_bytes())
+            n += _count_file(path)
         else:
             n += sum(1 for _ in iter_json(path, str(path), fmt == "jsonl"))
     return n
@@ -346,6 +346,19 @@ def count_records(source) -> int:
 
 def _count_matches(text: bytes) -> int:
     return text.count(b"\nMatch ") + text.lstrip(b"\xef\xbb\xbf").startswith(b"Match ")
+
+
+def _count_file(path: Path, chunk: int = 8 << 20) -> int:
+    """:func:`_count_matches` of a file read a chunk at a time (the data set is large)."""
+    n = 0
+    with open(path, "rb") as fh:
+        head = fh.read(chunk)
+        n += _count_matches(head)
+        tail = head[-6:]  # shorter than the pattern: no match is counted twice
+        while block := fh.read(chunk):
+            n += (tail + block).count(b"\nMatch ")
+            tail = block[-6:]
+    return n
 
 
 def finish(out: Path, n_shards: int, params: dict[str, Any]) -> dict:
