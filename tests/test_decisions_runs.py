@@ -198,3 +198,27 @@ def test_cli_help_resume_and_misuse(ref, tmp_path, capsys):
     assert main(["decisions", str(DATA), "--out", str(tmp_path), "--dask", "local"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--dask" in err
+
+
+def test_cli_ctrl_c_then_resume(ref, tmp_path, capsys, monkeypatch):
+    """Ctrl-C after two shards: exit status 130 and one line saying how to finish;
+    the same command with --resume finishes it."""
+    real = shards_mod.write_shard
+    written = []
+
+    def write_then_interrupt(out, i, *args, **kw):
+        written.append(i)
+        mark = real(out, i, *args, **kw)
+        if len(written) == 2:
+            os.kill(os.getpid(), signal.SIGINT)
+        return mark
+
+    monkeypatch.setattr(shards_mod, "write_shard", write_then_interrupt)
+    args = ["decisions", "--games", str(GAMES), "--seed", "5", "--shard-games", str(SHARD),
+            "--out", str(tmp_path), "--no-progress"]  # fmt: skip
+    assert main(args) == 130
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the same command and --resume" in err
+    monkeypatch.setattr(shards_mod, "write_shard", real)
+    assert main([*args, "--resume"]) == 0
+    _same(ref, tmp_path)

@@ -14,7 +14,8 @@ __all__ = ["command"]
 @click.option("--games", type=click.IntRange(min=1), default=None,
               help="Simulate this many games instead of reading records.")  # fmt: skip
 @click.option("--policy", default="efficiency", show_default=True,
-              help="Policy of the simulated games (random, efficiency, fan-aware).")  # fmt: skip
+              help="Policy of the simulated games (random, efficiency, fan-aware, "
+                   "planner).")  # fmt: skip
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the simulated games.")  # fmt: skip
 @click.option("--shard-games", type=click.IntRange(min=1), default=200, show_default=True,
@@ -65,7 +66,9 @@ def command(path, games, policy, seed, shard_games, compress, out, resume, dask_
     from mjstats.studies import StudyInterrupted
     from mjstats.studies.interrupts import EXIT_INTERRUPTED, deferred_interrupts
 
-    with deferred_interrupts(exit_when_idle=dask_address is None):
+    with deferred_interrupts(exit_when_idle=dask_address is None) as guard:
+        if resume:  # a Ctrl-C before the first shard: the complete ones are still there
+            guard.idle_message = f"interrupted; nothing new written (the shards in {out} are kept)"
         try:
             info = write_decisions(out, path, games=games, policy=policy, seed=seed,
                                    shard_games=shard_games, compress=compress, threads=threads,

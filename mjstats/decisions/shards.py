@@ -174,8 +174,8 @@ def prepare(out: Path, params: dict[str, Any], resume: bool) -> None:
             )
         return
     out.mkdir(parents=True, exist_ok=True)
-    for pattern in ("shard-*.npz", "shard-*.json", "shard-*.tmp", "decisions.*", RUN,
-                    "provenance.json"):  # fmt: skip
+    for pattern in ("shard-*.npz", "shard-*.json", "shard-*.tmp", "decisions.parquet*",
+                    "decisions.csv*", RUN, "provenance.json"):  # fmt: skip
         for old in out.glob(pattern):
             old.unlink()
     atomic_write_bytes(path, json.dumps({"format": RUN_FORMAT, "params": params}).encode())
