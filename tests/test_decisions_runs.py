@@ -222,3 +222,22 @@ def test_cli_ctrl_c_then_resume(ref, tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(shards_mod, "write_shard", real)
     assert main([*args, "--resume"]) == 0
     _same(ref, tmp_path)
+
+
+def test_records_shards_do_not_depend_on_the_reader_blocks(tmp_path):
+    """Text over 256 KB is read in one piece per thread, each piece a block: the shards
+    are the same games all the same (sample.txt ten times: 160 games)."""
+    text = (DATA / "sample.txt").read_text(encoding="utf-8")
+    big = "\n".join([text.strip()] * 10) + "\n"
+    assert len(big.encode()) > 256 << 10
+    before = numba.get_num_threads()
+    infos = []
+    try:
+        for threads in (1, 2):
+            infos.append(write_decisions(tmp_path / str(threads), big, shard_games=24,
+                                         threads=threads, progress=False))  # fmt: skip
+    finally:
+        numba.set_num_threads(before)
+    assert [s["games"] for s in infos[0]["shards"]] == [24] * 6 + [16]
+    assert infos[0]["match_ids"] == infos[1]["match_ids"] and len(infos[0]["match_ids"]) == 160
+    _same(tmp_path / "1", tmp_path / "2")
