@@ -241,3 +241,12 @@ def test_records_shards_do_not_depend_on_the_reader_blocks(tmp_path):
     assert [s["games"] for s in infos[0]["shards"]] == [24] * 6 + [16]
     assert infos[0]["match_ids"] == infos[1]["match_ids"] and len(infos[0]["match_ids"]) == 160
     _same(tmp_path / "1", tmp_path / "2")
+
+
+def test_resume_refuses_records_that_changed(tmp_path):
+    path = tmp_path / "games.txt"
+    path.write_bytes((DATA / "sample.txt").read_bytes())
+    write_decisions(tmp_path / "out", path, shard_games=8, progress=False)
+    path.write_bytes(path.read_bytes() + b"\n")
+    with pytest.raises(InvalidArgumentError, match="source_bytes="):
+        write_decisions(tmp_path / "out", path, shard_games=8, resume=True, progress=False)

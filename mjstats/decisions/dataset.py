@@ -33,6 +33,7 @@ from mjstats.decisions.shards import (
     write_records,
 )
 from mjstats.errors import InvalidArgumentError
+from mjstats.records.sources import record_files
 from mjstats.studies.dask_backend import check_address
 from mjstats.studies.runner import StudyInterrupted, run_study
 
@@ -133,7 +134,7 @@ def write_decisions(out, source=None, *, games: int | None = None, policy: str =
                 raise StudyInterrupted(exc.partial, out) from None
             n_shards = study.n_chunks()
         else:
-            params = {"source": _source_name(source), "games": None, "policy": None,
+            params = {**_source_params(source), "games": None, "policy": None,
                       "seed": None, **ruleset_params(ruleset), "shard_games": shard_games,
                       "compress": compress}  # fmt: skip
             prepare(out, params, resume)
@@ -143,12 +144,17 @@ def write_decisions(out, source=None, *, games: int | None = None, policy: str =
         numba.set_num_threads(before)
 
 
-def _source_name(source) -> str:
-    """Records as ``run.json`` names them: the path, or the digest of the text given."""
+def _source_params(source) -> dict:
+    """Records as ``run.json`` names them: the path, or the digest of the text given,
+    and their size in bytes (a resume refuses records that changed size)."""
     if isinstance(source, (bytes, bytearray)) or (isinstance(source, str) and "\n" in source):
         data = source.encode("utf-8") if isinstance(source, str) else bytes(source)
-        return f"<text sha256 {hashlib.sha256(data).hexdigest()}>"
-    return str(source)
+        return {"source": f"<text sha256 {hashlib.sha256(data).hexdigest()}>",
+                "source_bytes": len(data)}  # fmt: skip
+    if hasattr(source, "read"):
+        raise InvalidArgumentError("give records as a path or text, not an open file")
+    size = sum(path.stat().st_size for path, _ in record_files(source))
+    return {"source": str(source), "source_bytes": size}
 
 
 def iter_shards(folder, *, augment: bool = False, seed: int = 0) -> Iterator[dict]:
