@@ -250,3 +250,33 @@ def test_resume_refuses_records_that_changed(tmp_path):
     path.write_bytes(path.read_bytes() + b"\n")
     with pytest.raises(InvalidArgumentError, match="source_bytes="):
         write_decisions(tmp_path / "out", path, shard_games=8, resume=True, progress=False)
+
+
+def test_progress_bar_over_the_games(tmp_path, monkeypatch):
+    """With progress on, the studies' bar counts the games, to the total (simulated games
+    and records; a resume counts the shards it keeps as it passes them)."""
+    import mjstats.studies.runner as runner
+
+    bars = []
+
+    class Bar:
+        def __init__(self, total, unit):
+            self.total, self.unit, self.done = total, unit, 0
+            bars.append(self)
+
+        def relabel(self, label):
+            pass
+
+        def advance(self, n):
+            self.done += n
+
+        def close(self, *exc):
+            pass
+
+    monkeypatch.setattr(runner, "_RichBar", Bar)
+    write_decisions(tmp_path / "sim", games=5, seed=1, shard_games=2, progress=True)
+    write_decisions(tmp_path / "rec", DATA, shard_games=16, progress=True)
+    write_decisions(tmp_path / "rec", DATA, shard_games=16, progress=True, resume=True)
+    write_decisions(tmp_path / "off", games=2, seed=1, progress=False)
+    assert [(b.total, b.done, b.unit) for b in bars] == [(5, 5, "games"), (40, 40, "games"),
+                                                         (40, 40, "games")]  # fmt: skip
