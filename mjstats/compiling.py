@@ -104,6 +104,7 @@ GROUPS: dict[str, Group] = {
     "records": Group("the records reader, the game engine and the scorer", 60, 106),
     "games": Group("the game engine", 146, 176),
     "match": Group("the game engine"),
+    "decisions": Group("the game engine and the decisions kernels"),
     "bench": Group("the benchmarked kernels"),
 }
 

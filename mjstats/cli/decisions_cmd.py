@@ -14,7 +14,8 @@ __all__ = ["command"]
 @click.option("--games", type=click.IntRange(min=1), default=None,
               help="Simulate this many games instead of reading records.")  # fmt: skip
 @click.option("--policy", default="efficiency", show_default=True,
-              help="Policy of the simulated games (random, efficiency, fan-aware).")  # fmt: skip
+              help="Policy of the simulated games (random, efficiency, fan-aware, "
+                   "planner).")  # fmt: skip
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the simulated games.")  # fmt: skip
 @click.option("--shard-games", type=click.IntRange(min=1), default=200, show_default=True,
@@ -22,7 +23,18 @@ __all__ = ["command"]
 @click.option("--compress", is_flag=True, help="Compressed shards (np.savez_compressed).")
 @click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
               help="Folder for the shards, the table and provenance.json.")  # fmt: skip
-def command(path, games, policy, seed, shard_games, compress, out):
+@click.option("--resume", is_flag=True,
+              help="Finish the interrupted run in --out (the same options): complete shards "
+                   "are kept.")  # fmt: skip
+@click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
+              help="Simulated games on Dask: a scheduler address, 'local' or 'local:N' "
+                   "workers (they write into --out: a shared file system).")  # fmt: skip
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="numba threads [default: all cores].")  # fmt: skip
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar [default: on when stderr is a terminal].")  # fmt: skip
+def command(path, games, policy, seed, shard_games, compress, out, resume, dask_address, threads,
+            progress):  # fmt: skip
     """Write every decision of every seat as learning data.
 
     PATH is a Botzone text record file, a JSON judge log or a folder of them;
@@ -31,17 +43,47 @@ def command(path, games, policy, seed, shard_games, compress, out):
     and the scalar columns), decisions.parquet (CSV without pyarrow) and
     provenance.json. Read it with mjstats.decisions.iter_shards (docs/decisions.md).
 
+    Shard i holds games i*N to (i+1)*N-1 (N = --shard-games) and is the same
+    whatever --threads, --dask or interruptions. Ctrl-C stops between shards;
+    the same command with --resume writes only the shards not yet complete.
+
     \b
     Examples:
       mjstats decisions tests/data/botzone --out data/real
       mjstats decisions --games 10000 --policy fan-aware --seed 7 --out data/sim
+      mjstats decisions --games 1000000 --out data/big        # Ctrl-C, then:
+      mjstats decisions --games 1000000 --out data/big --resume
+      mjstats decisions --games 1000000 --out /shared/big --dask tcp://10.0.0.5:8786
     """
     if (path is None) == (games is None):
         raise click.UsageError("give PATH (records) or --games N, not both and not neither")
+    if dask_address is not None and path is not None:
+        raise click.UsageError("--dask plays simulated games (--games N); records are read "
+                               "in order in this process")  # fmt: skip
     # deferred: `mjstats --help` loads no kernels
     from mjstats.decisions import write_decisions
+    from mjstats.errors import GameError, InvalidArgumentError
+    from mjstats.studies import StudyInterrupted
+    from mjstats.studies.interrupts import EXIT_INTERRUPTED, deferred_interrupts
 
-    info = write_decisions(out, path, games=games, policy=policy, seed=seed,
-                           shard_games=shard_games, compress=compress)  # fmt: skip
+    with deferred_interrupts(exit_when_idle=dask_address is None) as guard:
+        if resume:  # a Ctrl-C before the first shard: the complete ones are still there
+            guard.idle_message = f"interrupted; nothing new written (the shards in {out} are kept)"
+        try:
+            info = write_decisions(out, path, games=games, policy=policy, seed=seed,
+                                   shard_games=shard_games, compress=compress, threads=threads,
+                                   dask=dask_address, resume=resume,
+                                   progress=progress)  # fmt: skip
+        except InvalidArgumentError as exc:
+            raise click.UsageError(str(exc)) from None
+        except GameError as exc:
+            raise click.ClickException(str(exc)) from None
+        except StudyInterrupted:
+            error = click.ClickException(
+                f"interrupted; the shards written are kept in {out}; finish with the same "
+                "command and --resume"
+            )
+            error.exit_code = EXIT_INTERRUPTED
+            raise error from None
     click.echo(f"games {info['games']}  decisions {info['decisions']}  "
                f"shards {len(info['shards'])}  table {info['table']}  -> {out}")  # fmt: skip

@@ -4,82 +4,85 @@
 encoded decisions of a run of whole games: :func:`mjstats.decisions.encode.encode_decisions`
 plus the scalar columns), ``decisions.parquet`` (the scalar columns of every
 decision; CSV ``decisions.csv`` when pyarrow, the ``parquet`` extra, is not installed)
-and ``provenance.json``. Memory is bounded by a shard's games, whatever the number of
-games; simulated game ``i`` of a seed is the same whatever the shards
-(:func:`mjstats.games.play_games`), so the data depend only on the seed, the games
-and the policy. :func:`iter_shards` reads them back as numpy arrays.
+and ``provenance.json``, with ``run.json`` (the parameters) and each shard's completion
+mark ``shard-00000.json`` while it runs. Memory is bounded by a shard's games, whatever
+the number of games; shard ``i`` depends only on the parameters and ``i``
+(:mod:`mjstats.decisions.shards`), so the data are the same whatever the threads, the
+backend (local or Dask) and interruptions (``resume=True`` finishes a run).
+:func:`iter_shards` reads them back as numpy arrays.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
+import numba
 import numpy as np
 
-from mjstats.decisions import kernel as K
 from mjstats.decisions.augment import PERMUTATIONS, permute_encoded
-from mjstats.decisions.encode import ACT_SIZE, N_PLANES, PLANE_NAMES, encode_decisions
-from mjstats.decisions.table import DecisionSet, iter_record_decisions, played_decisions
+from mjstats.decisions.shards import (
+    SCALARS,
+    DecisionsStudy,
+    finish,
+    prepare,
+    ruleset_params,
+    write_records,
+)
 from mjstats.errors import InvalidArgumentError
-from mjstats.games import kernels as G
-from mjstats.provenance import provenance, write_json
+from mjstats.records.sources import record_files
+from mjstats.studies.dask_backend import check_address
+from mjstats.studies.runner import StudyInterrupted, run_study
 
 __all__ = ["SCALARS", "iter_shards", "write_decisions"]
 
-SCALARS = ("game", "step", "seat", "kind", "n_legal", "only", "action", "points", "winner",
-           "fan_total")  # fmt: skip
-"""The scalar columns of each shard and of the table (``game``: the game's number in
-the data set; ``action``: the baseline's index; the rest as :func:`decisions`)."""
-
-
-def _scalars(ds: DecisionSet, enc: dict, first_game: int) -> dict[str, np.ndarray]:
-    r = ds.rows
-    g = r[:, K.C_GAME]
-    seat = r[:, K.C_SEAT]
-    winner = ds.final[g, G.S_WINNER]
-    return {
-        "game": (g + first_game).astype(np.int64),
-        "step": r[:, K.C_STEP].astype(np.int32),
-        "seat": seat.astype(np.int8),
-        "kind": r[:, K.C_KIND].astype(np.int8),
-        "n_legal": r[:, K.C_NLEGAL].astype(np.int8),
-        "only": r[:, K.C_NLEGAL] == 1,
-        "action": enc["action"],
-        "points": ds.final[g, G.S_SCORE + seat].astype(np.int32),
-        "winner": winner.astype(np.int8),
-        "fan_total": np.where(winner >= 0, ds.final[g, G.S_TOTAL], 0).astype(np.int32),
-    }
-
-
-def _sets(source, games, policy, seed, ruleset, shard_games) -> Iterator[DecisionSet]:
-    """The decision sets of ``source`` (records) or of ``games`` simulated games, a
-    shard's games at a time."""
-    if source is None:
-        # deferred: the games engine's Python layer is loaded only to play
-        from mjstats.games import play_games
-
-        for lo in range(0, games, shard_games):
-            n = min(shard_games, games - lo)
-            _, _, final, logs = play_games(n, seed, ruleset=ruleset or "mcr", policy=policy,
-                                           first=lo, keep_log=True)  # fmt: skip
-            yield played_decisions(final, logs, ruleset or "mcr", first=lo)
-        return
-    for ds in iter_record_decisions(source, ruleset, block_games=shard_games):
-        for lo in range(0, ds.n_games, shard_games):
-            yield ds.games(lo, min(ds.n_games, lo + shard_games))
-
 
 def write_decisions(out, source=None, *, games: int | None = None, policy: str = "efficiency",
-                    seed: int = 0, ruleset=None, shard_games: int = 200,
-                    compress: bool = False) -> dict:  # fmt: skip
+                    seed: int = 0, ruleset=None, shard_games: int = 200, compress: bool = False,
+                    threads: int | None = None, dask=None, resume: bool = False,
+                    progress: bool | None = None, group_size: int = 1) -> dict:  # fmt: skip
     """Write the decisions of Botzone records (``source``: a file, folder or text) or
     of ``games`` simulated games (``policy``, ``seed``, ``ruleset``) into folder
     ``out`` as the module documentation says; returns the provenance record.
 
-    ``shard_games``: games per shard; ``compress``: ``np.savez_compressed``.
+    Shard ``i`` holds games ``i * shard_games`` on (:mod:`mjstats.decisions.shards`):
+    its arrays depend only on the parameters and ``i``, whatever the threads, the
+    backend, the tasks or interruptions.
+
+    Parameters
+    ----------
+    shard_games : int
+        Games per shard (bounds the memory).
+    compress : bool
+        ``np.savez_compressed`` shards.
+    threads : int, optional
+        numba threads for the run (default: as set).
+    dask : str or distributed.Client, optional
+        Simulated games only: play and write the shards as Dask tasks (a scheduler
+        address, ``"local"``, ``"local:N"`` or a ``Client``; the ``dask`` extra). The
+        workers write the shard files into ``out``, which must be on a file system they
+        share with this process.
+    resume : bool
+        Continue the run that wrote ``out`` (interrupted, or stopped by a failure):
+        shards marked complete are kept, the others written; the result is that of an
+        uninterrupted run. The parameters must be the run's.
+    progress : bool, optional
+        A progress bar over the games (default: :func:`mjstats.compiling.progress_wanted`).
+    group_size : int
+        Shards per task (does not change the data).
+
+    Raises
+    ------
+    InvalidArgumentError
+        A bad option: no source or two, a count below 1, ``dask`` with records, a
+        resume into a folder written with other parameters (named in the message).
+    FileNotFoundError
+        ``resume`` into a folder that holds no run.
+    mjstats.studies.StudyInterrupted
+        Ctrl-C (between shards): the shards written are kept; finish with ``resume=True``.
 
     Examples
     --------
@@ -89,85 +92,69 @@ def write_decisions(out, source=None, *, games: int | None = None, policy: str =
     >>> n = sum(len(s["action"]) for s in iter_shards(out))
     >>> p["games"], len(p["shards"]), n == p["decisions"]
     (4, 2, True)
+    >>> q = write_decisions(out, games=4, seed=1, shard_games=3, resume=True, threads=1)
+    >>> q["decisions"] == p["decisions"]
+    True
+    >>> write_decisions(out, games=4, seed=2, shard_games=3, resume=True)
+    Traceback (most recent call last):
+    ...
+    mjstats.errors.InvalidArgumentError: cannot resume in ...: it was written with seed=1 ...
     """
     if (source is None) == (games is None):
         raise InvalidArgumentError("give either records (source) or a number of games")
-    if games is not None and games < 1:
-        raise InvalidArgumentError(f"games must be at least 1, not {games}")
-    if shard_games < 1:
-        raise InvalidArgumentError(f"shard_games must be at least 1, not {shard_games}")
-    out = Path(os.fspath(out))
-    out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("shard-*.npz"):
-        old.unlink()
-    save = np.savez_compressed if compress else np.savez
-    shards = []
-    n_games = n_dec = 0
-    table = _Table(out)
-    ids: list = []
-    for ds in _sets(source, games, policy, seed, ruleset, shard_games):
-        enc = encode_decisions(ds)
-        cols = _scalars(ds, enc, n_games)
-        name = f"shard-{len(shards):05d}.npz"
-        save(out / name, **{**enc, **cols})
-        table.add(cols)
-        shards.append({"file": name, "games": ds.n_games, "decisions": len(ds)})
-        if source is not None:
-            ids.extend(str(i) for i in ds.ids)
-        n_games += ds.n_games
-        n_dec += len(ds)
-    table_name = table.close()
-    params = {"seed": None if source is not None else seed, "n_games": n_games,
-              "ruleset": str(ruleset) if ruleset is not None else
-              ("botzone judge (mcr)" if source is not None else "mcr")}  # fmt: skip
-    extra = {"source": None if source is None else str(source),
-             "policy": None if source is not None else policy}  # fmt: skip
-    prov = provenance(params, kind="decisions", **extra)
-    body = {"games": n_games, "decisions": n_dec, "shards": shards, "table": table_name,
-            "planes": list(PLANE_NAMES), "n_planes": N_PLANES, "actions": ACT_SIZE,
-            "scalars": list(SCALARS), "match_ids": ids or None}  # fmt: skip
-    write_json(out / "provenance.json", body, prov)
-    return {**body, "provenance": prov}
-
-
-class _Table:
-    """The scalar columns of every decision, appended shard by shard: Parquet (pyarrow)
-    or CSV."""
-
-    def __init__(self, out: Path):
-        self.out = out
-        self.writer = None
+    if games is not None and (type(games) is not int or games < 1):
+        raise InvalidArgumentError(f"games must be an integer at least 1, not {games!r}")
+    for name, value in (("shard_games", shard_games), ("group_size", group_size),
+                        ("threads", 1 if threads is None else threads)):  # fmt: skip
+        if type(value) is not int or value < 1:
+            raise InvalidArgumentError(f"{name} must be an integer at least 1, not {value!r}")
+    if dask is not None and source is not None:
+        raise InvalidArgumentError(
+            "dask plays simulated games: records are read in order in this process "
+            "(as fast as the disk), so give no dask with records"
+        )
+    if isinstance(dask, str):
         try:
-            import pyarrow  # noqa: F401  # deferred: an optional extra
-        except ImportError:
-            self.name = "decisions.csv"
-            self.first = True
+            check_address(dask)
+        except ValueError as exc:
+            raise InvalidArgumentError(str(exc)) from None
+    out = Path(os.fspath(out))
+    before = numba.get_num_threads()
+    if threads is not None:
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        if source is None:
+            study = DecisionsStudy(out, games, policy, seed, ruleset, shard_games, compress)
+            params = study.run_params()
+            prepare(out, params, resume)
+            try:
+                run_study(study, dask=dask, group_size=group_size, progress=progress,
+                          save_interrupted=False)  # fmt: skip
+            except StudyInterrupted as exc:
+                raise StudyInterrupted(exc.partial, out) from None
+            n_shards = study.n_chunks()
         else:
-            self.name = "decisions.parquet"
-        (out / self.name).unlink(missing_ok=True)
+            params = {**_source_params(source), "games": None, "policy": None,
+                      "seed": None, **ruleset_params(ruleset), "shard_games": shard_games,
+                      "compress": compress}  # fmt: skip
+            prepare(out, params, resume)
+            n_shards = write_records(out, source, ruleset, shard_games, compress, progress)
+        return finish(out, n_shards, params)
+    finally:
+        numba.set_num_threads(before)
 
-    def add(self, cols: dict) -> None:
-        if self.name.endswith(".csv"):
-            # deferred: pandas only for the CSV fallback
-            import pandas as pd
 
-            pd.DataFrame(cols).to_csv(self.out / self.name, mode="a", header=self.first,
-                                      index=False)  # fmt: skip
-            self.first = False
-            return
-        # deferred: pyarrow is an optional extra
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        t = pa.table(cols)
-        if self.writer is None:
-            self.writer = pq.ParquetWriter(self.out / self.name, t.schema)
-        self.writer.write_table(t)
-
-    def close(self) -> str:
-        if self.writer is not None:
-            self.writer.close()
-        return self.name
+def _source_params(source) -> dict:
+    """Records as ``run.json`` names them: the path, or the digest of the text given,
+    and their size in bytes (a resume refuses records that changed size)."""
+    if isinstance(source, (bytes, bytearray)) or (isinstance(source, str) and "\n" in source):
+        data = source.encode("utf-8") if isinstance(source, str) else bytes(source)
+        return {"source": f"<text sha256 {hashlib.sha256(data).hexdigest()}>",
+                "source_bytes": len(data)}  # fmt: skip
+    if hasattr(source, "read"):
+        raise InvalidArgumentError("give records as a path or text, not an open file")
+    size = sum(path.stat().st_size for path, _ in record_files(source))
+    return {"source": str(source), "source_bytes": size}
 
 
 def iter_shards(folder, *, augment: bool = False, seed: int = 0) -> Iterator[dict]:
