@@ -382,7 +382,9 @@ def decisions(source, ruleset: Ruleset | str | None = None, *, skip_bad: bool = 
         answer to a discard / promoted kong), ``n_legal``, ``only`` (a single legal
         action: kept, and marked), ``action`` (engine code ``kind * 64 + tile``),
         ``action_kind`` (:data:`ACTION_KINDS`), ``tile`` (-1 for a pass),
-        ``action_index`` (its place in ``legal``), the game's outcome ``points`` (the
+        ``action_index`` (its place in ``legal``), ``win_fan`` (the fan total of the
+        legal win among the options, as the engine scores it; -1 without one), the
+        game's outcome ``points`` (the
         seat's score), ``winner`` (-1 drawn), ``won``, ``fan_total`` (of the win);
         with ``arrays`` ``legal`` (int16 legal action codes, -1 padded) and ``seen``
         (the seat's view, :mod:`mjstats.games.views`, then each seat's discards).
