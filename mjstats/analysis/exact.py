@@ -191,8 +191,9 @@ class Curve:
     method : str
         ``"exact"`` (shanten <= 1) or ``"monte carlo"``.
     p_win, exp_points : numpy.ndarray
-        float64 (k_max,): index ``k - 1`` for the horizon of ``k`` draws. Monte
-        Carlo gives ``exp_points`` only at the full horizon (NaN before it).
+        float64 (k_max,): index ``k - 1`` for the horizon of ``k`` draws (Monte
+        Carlo: the wins within ``k`` draws of playouts that play for the full
+        horizon; exact: the best play for each horizon).
     p_win_se, exp_points_se : numpy.ndarray
         Standard errors (0 when exact; NaN where not estimated).
     shanten : int
@@ -259,7 +260,7 @@ def mc_curves(
     >>> h = parse_tiles("1259m56p789s1133z")
     >>> (c,) = mc_curves(h, [-1], np.zeros((4, 2), np.uint8), 0, 4 - h.astype(np.int64), 5,
     ...                  policy_context(mcr, 0), get_tables(), mcr, 200, 1)
-    >>> c.method, c.shanten, bool(0 <= c.p_win[-1] <= 1), bool(np.isnan(c.exp_points[0]))
+    >>> c.method, c.shanten, bool(0 <= c.p_win[-1] <= 1), bool((np.diff(c.exp_points) >= 0).all())
     ('monte carlo', 2, True, True)
     """
     k_max = int(k_max)
@@ -281,28 +282,28 @@ def mc_curves(
     n_fans, n_cand = ruleset.n_fans, len(cands)
     sums = np.zeros((n_chunks, n_cand, S.A_SIZE), np.int64)
     win_draw = np.zeros((n_chunks, n_cand, k_max + 1), np.int64)
+    fan_draw = np.zeros((n_chunks, n_cand, 2, k_max + 1), np.int64)
     fan_count = np.zeros((n_chunks, n_cand, n_fans), np.int64)
     fan_hands = np.zeros((n_chunks, n_cand, n_fans), np.int64)
     wall = np.repeat(np.arange(34, dtype=np.uint8), np.maximum(unseen, 0))
     S.analyze_jobs(
         chunk_states(seed, 0, n_chunks), sizes, counts, cands, melds, n_melds,
         np.asarray(unseen, np.int64), wall, k_max, False, ctx, tab, suit_table(), n_fans,
-        sums, win_draw, fan_count, fan_hands,
+        sums, win_draw, fan_draw, fan_count, fan_hands,
     )  # fmt: skip
-    tot = sums.sum(axis=0)
+    # wins, and the sums of their fan totals and squares, within k draws (k = 1 .. k_max)
     wins_k = np.cumsum(win_draw.sum(axis=0)[:, 1:], axis=1).astype(np.float64)
+    fans_k = np.cumsum(fan_draw.sum(axis=0)[:, :, 1:], axis=2).astype(np.float64)
     opp, base = float(ruleset.opponents), float(ruleset.base_payment)
     out = []
     for i in range(n_cand):
         p = wins_k[i] / n
         p_se = np.sqrt(p * (1 - p) / n)
-        wins, fan_sum, fan_sq = (float(tot[i, a]) for a in (S.A_WINS, S.A_FAN_SUM, S.A_FAN_SQ))
-        pay_sum = opp * (base * wins + fan_sum)
-        pay_sq = opp * opp * (base * base * wins + 2 * base * fan_sum + fan_sq)
-        mean = pay_sum / n
-        e = np.full(k_max, np.nan)
-        e_se = np.full(k_max, np.nan)
-        e[-1] = mean
-        e_se[-1] = np.sqrt(max(pay_sq / n - mean * mean, 0.0) / n)
+        fan_sum, fan_sq = fans_k[i, 0], fans_k[i, 1]
+        # a playout pays opp * (base + fan) when it wins within k draws, else 0
+        pay_sum = opp * (base * wins_k[i] + fan_sum)
+        pay_sq = opp * opp * (base * base * wins_k[i] + 2 * base * fan_sum + fan_sq)
+        e = pay_sum / n
+        e_se = np.sqrt(np.maximum(pay_sq / n - e * e, 0.0) / n)
         out.append(Curve("monte carlo", p, e, p_se, e_se, shanten[i]))
     return out

@@ -446,8 +446,9 @@ def win_curves(
     ``p_win_se``, ``exp_points``, ``exp_points_se``, ``method`` (as in
     :func:`analyze`, whose ``p_win`` and ``exp_points`` are the rows of
     ``k = wall_left``; each horizon has its own best discards). Options in
-    :func:`analyze`'s order; Monte Carlo rows have ``exp_points`` only at the
-    full horizon. A ``win`` option has one row (k = 0).
+    :func:`analyze`'s order; a Monte Carlo row's ``exp_points`` at ``k`` counts
+    the wins within ``k`` draws of playouts that play for the full horizon. A
+    ``win`` option has one row (k = 0).
 
     Examples
     --------

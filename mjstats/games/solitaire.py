@@ -336,7 +336,7 @@ def _same_hand(hands, s, t):
 @jit
 def _analyze_chunk(
     policy, state, n_playouts, hand, cands, melds, n_melds, unseen0, wall0, draws, last_tile,
-    ctx, tab, suits, n_fans, sums, win_draw, fan_count, fan_hands,
+    ctx, tab, suits, n_fans, sums, win_draw, fan_draw, fan_count, fan_hands,
 ):  # fmt: skip
     """Playouts of every candidate discard from one generator state, in lockstep.
 
@@ -401,6 +401,8 @@ def _analyze_chunk(
                         sums[k, A_FAN_SQ] += a * a
                         sums[k, A_DRAW_SUM] += i + 1
                         win_draw[k, i + 1] += 1
+                        fan_draw[k, 0, i + 1] += a
+                        fan_draw[k, 1, i + 1] += a * a
                         for f in range(n_fans):
                             if fans[f]:
                                 fan_count[k, f] += fans[f]
@@ -423,7 +425,7 @@ def _analyze_chunk(
 @pjit
 def analyze_jobs(
     states, sizes, hand, cands, melds, n_melds, unseen0, wall0, draws, last_tile, ctx, tab,
-    suits, n_fans, sums, win_draw, fan_count, fan_hands,
+    suits, n_fans, sums, win_draw, fan_draw, fan_count, fan_hands,
 ):  # fmt: skip
     """Monte Carlo playouts of every candidate discard, in parallel over playout chunks.
 
@@ -431,29 +433,30 @@ def analyze_jobs(
     tiles; ``cands`` int64 (K,) the discards; ``states`` (C, 4) and ``sizes``
     (C,) the playout chunks; ``unseen0`` int64 (34,) and ``wall0`` uint8 (W,)
     the unseen tiles. Outputs per chunk and candidate: ``sums`` int64
-    (C, K, A_SIZE), ``win_draw`` (C, K, draws + 1), ``fan_count`` and
-    ``fan_hands`` (C, K, n_fans). Chunk ``c`` plays from ``states[c]``, every
+    (C, K, A_SIZE), ``win_draw`` (C, K, draws + 1) the wins by draw, ``fan_draw``
+    (C, K, 2, draws + 1) the sums of their fan totals and of their squares, ``fan_count``
+    and ``fan_hands`` (C, K, n_fans). Chunk ``c`` plays from ``states[c]``, every
     candidate against the same walls.
     """
     for c in prange(states.shape[0]):
         _analyze_chunk(
             None, states[c], sizes[c], hand, cands, melds, n_melds, unseen0, wall0, draws,
-            last_tile, ctx, tab, suits, n_fans, sums[c], win_draw[c], fan_count[c],
-            fan_hands[c],
+            last_tile, ctx, tab, suits, n_fans, sums[c], win_draw[c], fan_draw[c],
+            fan_count[c], fan_hands[c],
         )  # fmt: skip
 
 
 @pjit
 def analyze_jobs_custom(
     policy, states, sizes, hand, cands, melds, n_melds, unseen0, wall0, draws, last_tile, ctx,
-    tab, suits, n_fans, sums, win_draw, fan_count, fan_hands,
+    tab, suits, n_fans, sums, win_draw, fan_draw, fan_count, fan_hands,
 ):  # fmt: skip
     """:func:`analyze_jobs` with a user policy (compiled once per process, not cached)."""
     for c in prange(states.shape[0]):
         _analyze_chunk(
             policy, states[c], sizes[c], hand, cands, melds, n_melds, unseen0, wall0, draws,
-            last_tile, ctx, tab, suits, n_fans, sums[c], win_draw[c], fan_count[c],
-            fan_hands[c],
+            last_tile, ctx, tab, suits, n_fans, sums[c], win_draw[c], fan_draw[c],
+            fan_count[c], fan_hands[c],
         )  # fmt: skip
 
 

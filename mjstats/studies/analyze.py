@@ -289,6 +289,7 @@ class AnalyzeStudy(_PicklableRuleset, Study):
         n_fans = self.ruleset.n_fans
         sums = np.zeros((count, k, K.A_SIZE), np.int64)
         win_draw = np.zeros((count, k, self.draws + 1), np.int64)
+        fan_draw = np.zeros((count, k, 2, self.draws + 1), np.int64)  # not reported here
         fan_count = np.zeros((count, k, n_fans), np.int64)
         fan_hands = np.zeros((count, k, n_fans), np.int64)
         if count:
@@ -310,6 +311,7 @@ class AnalyzeStudy(_PicklableRuleset, Study):
                 n_fans,
                 sums,
                 win_draw,
+                fan_draw,
                 fan_count,
                 fan_hands,
             )
