@@ -155,8 +155,8 @@ def test_resume_with_other_parameters_names_them(ref, tmp_path):
     _same(ref, tmp_path)  # refused: nothing touched
     with pytest.raises(FileNotFoundError, match="nothing to resume"):
         write_decisions(tmp_path / "new", games=GAMES, resume=True)
-    with pytest.raises(InvalidArgumentError, match="records are read in order"):
-        write_decisions(tmp_path, DATA, dask="local:1")
+    with pytest.raises(InvalidArgumentError, match="bad Dask address"):
+        write_decisions(tmp_path, DATA, dask="local:x")
     with pytest.raises(InvalidArgumentError, match="bad Dask address"):
         write_decisions(tmp_path, games=3, dask="nowhere")
     for bad in ({"threads": 0}, {"group_size": 0}, {"games": 2.5}):
@@ -177,6 +177,28 @@ def test_dask_writes_the_same_shards(ref, tmp_path):
     _same(ref, tmp_path)
 
 
+def test_dask_writes_the_same_records_shards(tmp_path):
+    """Records on Dask: read and split here, each shard's decisions encoded and written
+    by a worker; the folder equals the local run's (and a resume on Dask keeps the
+    complete shards)."""
+    distributed = pytest.importorskip("distributed")
+    write_decisions(tmp_path / "local", DATA, shard_games=16, progress=False)
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        write_decisions(tmp_path / "dask", DATA, shard_games=16, dask=client, progress=False)
+        _same(tmp_path / "local", tmp_path / "dask")
+        kept = (tmp_path / "dask" / "shard-00000.npz").stat().st_mtime_ns
+        (tmp_path / "dask" / "shard-00001.json").unlink()
+        write_decisions(tmp_path / "dask", DATA, shard_games=16, dask=client, resume=True,
+                        progress=False)  # fmt: skip
+    assert (tmp_path / "dask" / "shard-00000.npz").stat().st_mtime_ns == kept
+    _same(tmp_path / "local", tmp_path / "dask")
+
+
 def test_cli_help_resume_and_misuse(ref, tmp_path, capsys):
     assert main(["decisions", "--help"]) == 0
     text = capsys.readouterr().out
@@ -195,9 +217,9 @@ def test_cli_help_resume_and_misuse(ref, tmp_path, capsys):
     assert main([*args(6), "--resume"]) == 2  # another seed
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "seed=5 (this run: 6)" in err
-    assert main(["decisions", str(DATA), "--out", str(tmp_path), "--dask", "local"]) == 2
+    assert main(["decisions", str(DATA), "--out", str(tmp_path), "--dask", "nowhere"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "--dask" in err
+    assert err.count("\n") == 1 and "bad Dask address" in err
 
 
 def test_cli_ctrl_c_then_resume(ref, tmp_path, capsys, monkeypatch):

@@ -27,8 +27,9 @@ __all__ = ["command"]
               help="Finish the interrupted run in --out (the same options): complete shards "
                    "are kept.")  # fmt: skip
 @click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
-              help="Simulated games on Dask: a scheduler address, 'local' or 'local:N' "
-                   "workers (they write into --out: a shared file system).")  # fmt: skip
+              help="Write the shards on Dask: a scheduler address, 'local' or 'local:N' "
+                   "workers (they write into --out: a shared file system; records are "
+                   "read here and each shard's decisions sent to a worker).")  # fmt: skip
 @click.option("--threads", type=click.IntRange(min=1), default=None,
               help="numba threads [default: all cores].")  # fmt: skip
 @click.option("--progress/--no-progress", default=None,
@@ -54,12 +55,10 @@ def command(path, games, policy, seed, shard_games, compress, out, resume, dask_
       mjstats decisions --games 1000000 --out data/big        # Ctrl-C, then:
       mjstats decisions --games 1000000 --out data/big --resume
       mjstats decisions --games 1000000 --out /shared/big --dask tcp://10.0.0.5:8786
+      mjstats decisions botzone-data/ --out /shared/real --dask local:2
     """
     if (path is None) == (games is None):
         raise click.UsageError("give PATH (records) or --games N, not both and not neither")
-    if dask_address is not None and path is not None:
-        raise click.UsageError("--dask plays simulated games (--games N); records are read "
-                               "in order in this process")  # fmt: skip
     # deferred: `mjstats --help` loads no kernels
     from mjstats.decisions import write_decisions
     from mjstats.errors import GameError, InvalidArgumentError

@@ -61,10 +61,11 @@ def write_decisions(out, source=None, *, games: int | None = None, policy: str =
     threads : int, optional
         numba threads for the run (default: as set).
     dask : str or distributed.Client, optional
-        Simulated games only: play and write the shards as Dask tasks (a scheduler
-        address, ``"local"``, ``"local:N"`` or a ``Client``; the ``dask`` extra). The
-        workers write the shard files into ``out``, which must be on a file system they
-        share with this process.
+        Write the shards as Dask tasks (a scheduler address, ``"local"``, ``"local:N"``
+        or a ``Client``; the ``dask`` extra): simulated games are played there; records
+        are read and split in this process and each shard's decisions sent to a worker
+        to be encoded. The workers write the shard files into ``out``, which must be on
+        a file system they share with this process.
     resume : bool
         Continue the run that wrote ``out`` (interrupted, or stopped by a failure):
         shards marked complete are kept, the others written; the result is that of an
@@ -77,7 +78,7 @@ def write_decisions(out, source=None, *, games: int | None = None, policy: str =
     Raises
     ------
     InvalidArgumentError
-        A bad option: no source or two, a count below 1, ``dask`` with records, a
+        A bad option: no source or two, a count below 1, a bad Dask address, a
         resume into a folder written with other parameters (named in the message).
     FileNotFoundError
         ``resume`` into a folder that holds no run.
@@ -108,11 +109,6 @@ def write_decisions(out, source=None, *, games: int | None = None, policy: str =
                         ("threads", 1 if threads is None else threads)):  # fmt: skip
         if type(value) is not int or value < 1:
             raise InvalidArgumentError(f"{name} must be an integer at least 1, not {value!r}")
-    if dask is not None and source is not None:
-        raise InvalidArgumentError(
-            "dask plays simulated games: records are read in order in this process "
-            "(as fast as the disk), so give no dask with records"
-        )
     if isinstance(dask, str):
         try:
             check_address(dask)
@@ -138,7 +134,8 @@ def write_decisions(out, source=None, *, games: int | None = None, policy: str =
                       "seed": None, **ruleset_params(ruleset), "shard_games": shard_games,
                       "compress": compress}  # fmt: skip
             prepare(out, params, resume)
-            n_shards = write_records(out, source, ruleset, shard_games, compress, progress)
+            n_shards = write_records(out, source, ruleset, shard_games, compress, progress,
+                                     dask)  # fmt: skip
         return finish(out, n_shards, params)
     finally:
         numba.set_num_threads(before)
