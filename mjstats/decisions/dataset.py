@@ -23,6 +23,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from mjstats.decisions import runs
 from mjstats.decisions.augment import PERMUTATIONS, permute_encoded
 from mjstats.decisions.shards import (
     SCALARS,
@@ -34,7 +35,6 @@ from mjstats.decisions.shards import (
 )
 from mjstats.errors import InvalidArgumentError
 from mjstats.records.sources import record_files
-from mjstats.studies.dask_backend import check_address
 from mjstats.studies.runner import StudyInterrupted, run_study
 
 __all__ = ["SCALARS", "iter_shards", "write_decisions"]
@@ -105,15 +105,9 @@ def write_decisions(out, source=None, *, games: int | None = None, policy: str =
         raise InvalidArgumentError("give either records (source) or a number of games")
     if games is not None and (type(games) is not int or games < 1):
         raise InvalidArgumentError(f"games must be an integer at least 1, not {games!r}")
-    for name, value in (("shard_games", shard_games), ("group_size", group_size),
-                        ("threads", 1 if threads is None else threads)):  # fmt: skip
-        if type(value) is not int or value < 1:
-            raise InvalidArgumentError(f"{name} must be an integer at least 1, not {value!r}")
-    if isinstance(dask, str):
-        try:
-            check_address(dask)
-        except ValueError as exc:
-            raise InvalidArgumentError(str(exc)) from None
+    counts = {"shard_games": shard_games, "group_size": group_size,
+              "threads": 1 if threads is None else threads}  # fmt: skip
+    runs.check_options(counts, dask)
     out = Path(os.fspath(out))
     before = numba.get_num_threads()
     if threads is not None:

@@ -27,13 +27,34 @@ from mjstats.decisions.table import DecisionSet
 from mjstats.errors import InvalidArgumentError
 from mjstats.rulesets import get_ruleset
 from mjstats.studies.aggregate import atomic_write_bytes
-from mjstats.studies.dask_backend import connect
+from mjstats.studies.dask_backend import check_address, connect
 from mjstats.studies.play import _options_param
 
-__all__ = ["RUN", "complete", "complete_marks", "portable", "prepare", "restore", "run_tasks",
-           "write_part"]  # fmt: skip
+__all__ = ["RUN", "check_options", "complete", "complete_marks", "portable", "prepare",
+           "restore", "run_tasks", "write_part"]  # fmt: skip
 
 RUN = "run.json"
+
+
+def check_options(counts: dict[str, Any], dask) -> None:
+    """``InvalidArgumentError`` for a count below 1 or not an integer (``counts``: name
+    to value) and for a bad Dask address (:func:`mjstats.studies.dask_backend.check_address`).
+
+    Examples
+    --------
+    >>> check_options({"block_games": 0}, None)
+    Traceback (most recent call last):
+    ...
+    mjstats.errors.InvalidArgumentError: block_games must be an integer at least 1, not 0
+    """
+    for name, value in counts.items():
+        if type(value) is not int or value < 1:
+            raise InvalidArgumentError(f"{name} must be an integer at least 1, not {value!r}")
+    if isinstance(dask, str):
+        try:
+            check_address(dask)
+        except ValueError as exc:
+            raise InvalidArgumentError(str(exc)) from None
 
 
 def _mark(out: Path, stem: str, i: int) -> Path:
