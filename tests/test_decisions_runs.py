@@ -390,6 +390,30 @@ def test_review_interrupted_then_resumed(reviewed, tmp_path, monkeypatch, thread
     _same_review(reviewed, tmp_path, r)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_review_ctrl_c_within_a_block(reviewed, tmp_path, monkeypatch, threads):
+    """A Ctrl-C while a block is rated abandons it at its next decision (no part is
+    written, nothing waits for the block's end); the resume equals one run."""
+    import mjstats.decisions.review as review_mod
+
+    calls = []
+    real = review_mod.option_curves
+
+    def curves_then_interrupt(*args, **kw):
+        calls.append(1)
+        if len(calls) == 5:
+            os.kill(os.getpid(), signal.SIGINT)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(review_mod, "option_curves", curves_then_interrupt)
+    kw = {"playouts": PLAYOUTS, "block_games": 5, "threads": threads, "progress": False}
+    with pytest.raises(StudyInterrupted):
+        review_mod.review_to(tmp_path, FIVE, **kw)
+    assert len(calls) == 5 and not list(tmp_path.glob("part-*"))
+    monkeypatch.setattr(review_mod, "option_curves", real)
+    _same_review(reviewed, tmp_path, review_mod.review_to(tmp_path, FIVE, resume=True, **kw))
+
+
 def test_review_resume_with_other_parameters_names_them(tmp_path):
     from mjstats.decisions.review import review_to
 

@@ -284,22 +284,23 @@ def _table(ds: DecisionSet, rated: Ratings) -> pd.DataFrame:
 def _summaries(t: pd.DataFrame, threshold: float) -> dict[str, pd.DataFrame]:
     """``seats``, ``players`` and ``overall`` of :func:`review` from the columns
     ``game``, ``seat``, ``player``, ``rank`` and ``gap`` of its decisions."""
-    t = t.assign(bad=t["gap"] > threshold)
-
-    def summary(df):
-        return pd.Series({"decisions": len(df), "agreement": (df["rank"] == 1).mean(),
-                          "mean_gap": df["gap"].mean(), "bad_share": df["bad"].mean()})  # fmt: skip
-
-    cols = ["rank", "gap", "bad"]
-    seats = t.groupby(["game", "seat"], sort=False)[cols].apply(summary).reset_index()
+    gap = t["gap"]
+    t = pd.DataFrame({"game": t["game"], "seat": t["seat"], "player": t["player"],
+                      "agree": t["rank"] == 1, "gap": gap, "bad": gap > threshold})  # fmt: skip
+    how = {"decisions": ("gap", "size"), "agreement": ("agree", "mean"),
+           "mean_gap": ("gap", "mean"), "bad_share": ("bad", "mean")}  # fmt: skip
+    # vectorised per group (a Python function per game and seat took minutes at 10**5 games)
+    seats = t.groupby(["game", "seat"], sort=False).agg(**how).reset_index()
     order = {gid: k for k, gid in enumerate(dict.fromkeys(t["game"]))}
     seats["_order"] = seats["game"].map(order)
     seats = seats.sort_values(["_order", "seat"]).drop(columns="_order").reset_index(drop=True)
-    seats["decisions"] = seats["decisions"].astype(int)
-    by_seat = t.groupby("player")[cols].apply(summary).reset_index()
-    by_seat["decisions"] = by_seat["decisions"].astype(int)
-    overall = summary(t).to_frame().T
-    overall["decisions"] = overall["decisions"].astype(int)
+    by_seat = t.groupby("player").agg(**how).reset_index()
+    overall = pd.DataFrame({"decisions": [len(t)], "agreement": [t["agree"].mean()],
+                            "mean_gap": [gap.mean()], "bad_share": [t["bad"].mean()]})  # fmt: skip
+    for frame in (seats, by_seat):
+        frame["decisions"] = frame["decisions"].astype(int)
+        for c in ("agreement", "mean_gap", "bad_share"):
+            frame[c] = frame[c].astype(float)
     return {"seats": seats, "players": by_seat, "overall": overall}
 
 
