@@ -7,6 +7,12 @@ exact for the hands of shanten <= 1, Monte Carlo beyond); :func:`review` ranks t
 options, compares the taken one with the best and sums it up per seat and game and
 over the set. The HTML report, each listed decision linked to its step in the replay
 viewer, is :func:`mjstats.review_report.review_html`.
+
+A data set too large for one go (Botzone's 98,208 games: hours of work) goes to
+:func:`review_to`: a block of games at a time into a folder, each block's decisions a
+part written whole with its completion mark (:mod:`mjstats.decisions.runs`), on threads
+or Dask, resumable, with summaries equal to :func:`review`'s; :func:`read_review` reads
+its decisions back.
 """
 
 from __future__ import annotations
@@ -118,7 +124,8 @@ def rate_options(ds: DecisionSet, *, playouts: int = REVIEW_PLAYOUTS, seed: int 
     the hand it leaves has shanten <= 1, else ``playouts`` Monte Carlo playouts
     (their seed made from ``seed``, the game's number and the step, so a decision's
     values do not depend on what else is reviewed; ``first``: the number of the first
-    game of ``ds``, when it holds games of a larger set). A legal win is worth its payment,
+    game of ``ds``, when it holds games of a larger set). A legal win is worth its
+    payment,
     its fan total as the engine settles it (``win_fan`` of the decisions: 海底捞月,
     杠上开花, flowers, as the Botzone judge counts them), and ranks first, as in
     :func:`mjstats.analysis.analyze` (the solitaire model, blind to the other
@@ -132,8 +139,8 @@ def rate_options(ds: DecisionSet, *, playouts: int = REVIEW_PLAYOUTS, seed: int 
     >>> r.value[1, :2].round(2).tolist(), r.win[1, :2].tolist()  # pass (ready), or win
     ([39.2, 44.0], [False, True])
     """
-    playouts = check_count("playouts", playouts)
-    seed = check_seed(seed)
+    playouts, seed = check_count("playouts", playouts), check_seed(seed)
+    first = check_count("first", first)
     n = int((ds.rows[:, K.C_NLEGAL] > 1).sum())
     with _Progress(n, "decisions", progress_wanted(progress)) as bar:
         return _rate(ds, playouts, seed, first, bar.advance)
@@ -231,6 +238,11 @@ def review(source, ruleset=None, *, threshold: float = 2.0, worst: int = 20,
         ``threshold``); ``players``: the same per seat (player) over the set;
         ``overall``: over all decisions; ``worst``: the ``worst`` decisions of
         largest gap.
+
+    See Also
+    --------
+    review_to : the same for records of any size, a block of games at a time into a
+        folder (threads, Dask, resume).
 
     Examples
     --------
