@@ -84,6 +84,20 @@ def run_without_jit(code: str, *, text: bool = True):
     return done.stdout
 
 
+@pytest.fixture(scope="module")
+def dask_client():
+    """A local Dask cluster of two worker processes, one thread each, for a test
+    module (skipped without the ``dask`` extra)."""
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client
+
+
 def interrupt_after(groups: int):
     """An ``on_group`` callback for ``run_study`` that presses Ctrl-C (raises
     ``KeyboardInterrupt``) when the ``groups``-th chunk group is done."""

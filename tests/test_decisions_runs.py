@@ -155,8 +155,8 @@ def test_resume_with_other_parameters_names_them(ref, tmp_path):
     _same(ref, tmp_path)  # refused: nothing touched
     with pytest.raises(FileNotFoundError, match="nothing to resume"):
         write_decisions(tmp_path / "new", games=GAMES, resume=True)
-    with pytest.raises(InvalidArgumentError, match="records are read in order"):
-        write_decisions(tmp_path, DATA, dask="local:1")
+    with pytest.raises(InvalidArgumentError, match="bad Dask address"):
+        write_decisions(tmp_path, DATA, dask="local:x")
     with pytest.raises(InvalidArgumentError, match="bad Dask address"):
         write_decisions(tmp_path, games=3, dask="nowhere")
     for bad in ({"threads": 0}, {"group_size": 0}, {"games": 2.5}):
@@ -164,17 +164,25 @@ def test_resume_with_other_parameters_names_them(ref, tmp_path):
             write_decisions(tmp_path, **{"games": 3, **bad})
 
 
-def test_dask_writes_the_same_shards(ref, tmp_path):
-    distributed = pytest.importorskip("distributed")
-    with (
-        distributed.LocalCluster(
-            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        write_decisions(tmp_path, games=GAMES, seed=5, shard_games=SHARD, dask=client,
-                        group_size=2, progress=False)  # fmt: skip
+def test_dask_writes_the_same_shards(ref, tmp_path, dask_client):
+    write_decisions(tmp_path, games=GAMES, seed=5, shard_games=SHARD, dask=dask_client,
+                    group_size=2, progress=False)  # fmt: skip
     _same(ref, tmp_path)
+
+
+def test_dask_writes_the_same_records_shards(tmp_path, dask_client):
+    """Records on Dask: read and split here, each shard's decisions encoded and written
+    by a worker; the folder equals the local run's (and a resume on Dask keeps the
+    complete shards)."""
+    write_decisions(tmp_path / "local", DATA, shard_games=16, progress=False)
+    write_decisions(tmp_path / "dask", DATA, shard_games=16, dask=dask_client, progress=False)
+    _same(tmp_path / "local", tmp_path / "dask")
+    kept = (tmp_path / "dask" / "shard-00000.npz").stat().st_mtime_ns
+    (tmp_path / "dask" / "shard-00001.json").unlink()
+    write_decisions(tmp_path / "dask", DATA, shard_games=16, dask=dask_client, resume=True,
+                    progress=False)  # fmt: skip
+    assert (tmp_path / "dask" / "shard-00000.npz").stat().st_mtime_ns == kept
+    _same(tmp_path / "local", tmp_path / "dask")
 
 
 def test_cli_help_resume_and_misuse(ref, tmp_path, capsys):
@@ -195,9 +203,9 @@ def test_cli_help_resume_and_misuse(ref, tmp_path, capsys):
     assert main([*args(6), "--resume"]) == 2  # another seed
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "seed=5 (this run: 6)" in err
-    assert main(["decisions", str(DATA), "--out", str(tmp_path), "--dask", "local"]) == 2
+    assert main(["decisions", str(DATA), "--out", str(tmp_path), "--dask", "nowhere"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "--dask" in err
+    assert err.count("\n") == 1 and "bad Dask address" in err
 
 
 def test_cli_ctrl_c_then_resume(ref, tmp_path, capsys, monkeypatch):
@@ -280,3 +288,223 @@ def test_progress_bar_over_the_games(tmp_path, monkeypatch):
     write_decisions(tmp_path / "off", games=2, seed=1, progress=False)
     assert [(b.total, b.done, b.unit) for b in bars] == [(5, 5, "games"), (40, 40, "games"),
                                                          (40, 40, "games")]  # fmt: skip
+
+
+# ------------------------------------------------------------- large reviews (review_to)
+def _games(n: int) -> str:
+    """The first ``n`` games of sample.txt (text)."""
+    text = (DATA / "sample.txt").read_text(encoding="utf-8")
+    return "".join("Match " + g for g in text.split("Match ")[1 : n + 1])
+
+
+FIVE = _games(5)
+PLAYOUTS = 60  # fewer than the default: the Monte Carlo values still depend on each seed
+
+
+@pytest.fixture(scope="module")
+def reviewed():
+    """The five games reviewed in one go, in memory."""
+    from mjstats.decisions.review import review
+
+    return review(FIVE, playouts=PLAYOUTS, progress=False)
+
+
+def _same_review(ref, folder, result) -> None:
+    """A folder's review equals the review in memory: every summary returned and
+    written, and the decisions of its parts."""
+    import pandas as pd
+
+    from mjstats.decisions.review import read_review
+
+    assert set(result) == {"seats", "players", "overall", "worst"}
+    for name, frame in result.items():
+        pd.testing.assert_frame_equal(frame, ref[name])
+        written = pd.read_csv(Path(folder) / f"{name}.csv", keep_default_na=False)
+        assert written.shape == ref[name].shape and list(written) == list(ref[name])
+    pd.testing.assert_frame_equal(read_review(folder), ref["decisions"])
+
+
+def test_review_in_blocks_equals_the_review(reviewed, tmp_path):
+    """Blocks of two games (three parts, the last one game): the Monte Carlo values of a
+    decision depend on its game's number, not on its block."""
+    from mjstats.decisions.review import review_to
+
+    assert (reviewed["decisions"]["method"] == "monte carlo").sum() > 10
+    r = review_to(tmp_path, FIVE, playouts=PLAYOUTS, block_games=2, progress=False)
+    _same_review(reviewed, tmp_path, r)
+    marks = [json.loads((tmp_path / f"part-{i:05d}.json").read_text()) for i in range(3)]
+    assert [(m["games"], m["first_game"]) for m in marks] == [(2, 0), (2, 2), (1, 4)]
+    assert sum(m["decisions"] for m in marks) == len(reviewed["decisions"])
+    info = json.loads((tmp_path / "provenance.json").read_text())
+    assert info["games"] == 5 and info["provenance"]["kind"] == "review"
+    assert json.loads((tmp_path / "run.json").read_text())["format"] == "mjstats-review-run"
+
+
+def test_review_on_two_threads_and_in_csv(reviewed, tmp_path, monkeypatch):
+    """Two blocks at once on threads (numba's count of this thread unchanged); parts in
+    CSV when pyarrow is missing: the same review."""
+    import mjstats.decisions.review as review_mod
+
+    before = numba.get_num_threads()
+    r = review_mod.review_to(tmp_path / "t", FIVE, playouts=PLAYOUTS, block_games=1, threads=2,
+                             progress=False)  # fmt: skip
+    assert numba.get_num_threads() == before
+    _same_review(reviewed, tmp_path / "t", r)
+    monkeypatch.setattr(review_mod, "_have_parquet", lambda: False)
+    r = review_mod.review_to(tmp_path / "c", FIVE, playouts=PLAYOUTS, block_games=3,
+                             progress=False)  # fmt: skip
+    suffixes = sorted(p.suffix for p in (tmp_path / "c").glob("part-*"))
+    assert suffixes == [".csv", ".csv", ".json", ".json"]
+    _same_review(reviewed, tmp_path / "c", r)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_review_interrupted_then_resumed(reviewed, tmp_path, monkeypatch, threads):
+    """Ctrl-C after the first part: the review stops (the blocks running are abandoned),
+    the parts written are kept; the resume rates only the others (and may change the
+    summaries' threshold), and equals one run."""
+    import mjstats.decisions.review as review_mod
+
+    rated = []
+    real = review_mod._review_block
+
+    def block_then_interrupt(out, i, *args):
+        mark = real(out, i, *args)
+        rated.append(i)
+        if len(rated) == 1:
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, deferred to a safe point
+        return mark
+
+    monkeypatch.setattr(review_mod, "_review_block", block_then_interrupt)
+    kw = {"playouts": PLAYOUTS, "block_games": 2, "threads": threads, "progress": False}
+    with pytest.raises(StudyInterrupted) as info:
+        review_mod.review_to(tmp_path, FIVE, **kw)
+    assert info.value.checkpoint == tmp_path and not (tmp_path / "provenance.json").exists()
+    kept = sorted(int(p.stem[5:]) for p in tmp_path.glob("part-*.json"))
+    assert kept == sorted(rated) and 1 <= len(kept) < 3
+    r = review_mod.review_to(tmp_path, FIVE, resume=True, threshold=5.0, **kw)
+    assert sorted(rated) == [0, 1, 2]  # no block rated twice
+    assert r["overall"]["bad_share"].iloc[0] <= reviewed["overall"]["bad_share"].iloc[0]
+    r = review_mod.review_to(tmp_path, FIVE, resume=True, **kw)  # all there: summaries only
+    assert sorted(rated) == [0, 1, 2]
+    _same_review(reviewed, tmp_path, r)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_review_ctrl_c_within_a_block(reviewed, tmp_path, monkeypatch, threads):
+    """A Ctrl-C while a block is rated abandons it at its next decision (no part is
+    written, nothing waits for the block's end); the resume equals one run."""
+    import mjstats.decisions.review as review_mod
+
+    calls = []
+    real = review_mod.option_curves
+
+    def curves_then_interrupt(*args, **kw):
+        calls.append(1)
+        if len(calls) == 5:
+            os.kill(os.getpid(), signal.SIGINT)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(review_mod, "option_curves", curves_then_interrupt)
+    kw = {"playouts": PLAYOUTS, "block_games": 5, "threads": threads, "progress": False}
+    with pytest.raises(StudyInterrupted):
+        review_mod.review_to(tmp_path, FIVE, **kw)
+    assert len(calls) == 5 and not list(tmp_path.glob("part-*"))
+    monkeypatch.setattr(review_mod, "option_curves", real)
+    _same_review(reviewed, tmp_path, review_mod.review_to(tmp_path, FIVE, resume=True, **kw))
+
+
+def test_review_resume_with_other_parameters_names_them(tmp_path):
+    from mjstats.decisions.review import review_to
+
+    two = _games(2)
+    review_to(tmp_path, two, playouts=PLAYOUTS, progress=False)
+    with pytest.raises(InvalidArgumentError, match=r"playouts=60 \(this run: 61\)"):
+        review_to(tmp_path, two, playouts=61, resume=True)
+    with pytest.raises(InvalidArgumentError, match="source="):
+        review_to(tmp_path, _games(3), playouts=PLAYOUTS, resume=True)
+    with pytest.raises(InvalidArgumentError, match="is not a run of mjstats decisions"):
+        write_decisions(tmp_path, games=2, resume=True)
+    with pytest.raises(FileNotFoundError, match="nothing to resume"):
+        review_to(tmp_path / "new", two, resume=True)
+    for bad in ({"block_games": 0}, {"threads": 1.5}, {"dask": "nowhere"}, {"worst": 0}):
+        with pytest.raises(InvalidArgumentError):
+            review_to(tmp_path / "bad", two, **bad)
+    with pytest.raises(InvalidArgumentError, match="records"):
+        review_to(tmp_path / "bad", decision_set(two))
+
+
+def test_review_on_dask_equals_the_review(reviewed, tmp_path, dask_client):
+    from mjstats.decisions.review import review_to
+
+    r = review_to(tmp_path, FIVE, playouts=PLAYOUTS, block_games=2, dask=dask_client,
+                  progress=False)  # fmt: skip
+    _same_review(reviewed, tmp_path, r)
+
+
+def test_review_progress_bar_over_the_games(tmp_path, monkeypatch):
+    """The bar counts the games as their decisions are rated, to the total, on one
+    thread or two (and a resume counts the parts it keeps)."""
+    import mjstats.studies.runner as runner
+    from mjstats.decisions.review import review_to
+
+    bars = []
+
+    class Bar:
+        def __init__(self, total, unit):
+            self.total, self.unit, self.steps = total, unit, []
+            bars.append(self)
+
+        def relabel(self, label):
+            pass
+
+        def advance(self, n):
+            self.steps.append(n)
+
+        def close(self, *exc):
+            pass
+
+    monkeypatch.setattr(runner, "_RichBar", Bar)
+    three = _games(3)
+    for threads in (1, 2):
+        review_to(tmp_path, three, playouts=PLAYOUTS, block_games=2, threads=threads,
+                  progress=True)  # fmt: skip
+    review_to(tmp_path, three, playouts=PLAYOUTS, block_games=2, progress=True, resume=True)
+    assert [(b.total, sum(b.steps), b.unit) for b in bars] == [(3, 3, "games")] * 3
+    assert bars[0].steps == [1, 1, 1] and bars[2].steps == [2, 1]
+
+
+def test_review_cli_out_resume_and_misuse(reviewed, tmp_path, capsys, monkeypatch):
+    import mjstats.decisions.review as review_mod
+
+    assert main(["review", "--help"]) == 0
+    text = capsys.readouterr().out
+    for option in ("--out", "--resume", "--dask", "--threads", "--block-games", "--progress"):
+        assert option in text
+    records = tmp_path / "five.txt"
+    records.write_text(FIVE, encoding="utf-8")
+    out = tmp_path / "rev"
+    args = ["review", str(records), "--out", str(out), "--block-games", "2", "--playouts",
+            str(PLAYOUTS), "--no-progress"]  # fmt: skip
+    real = review_mod._review_block
+
+    def block_then_interrupt(out, i, *a):
+        mark = real(out, i, *a)
+        if i == 1:  # a Ctrl-C before the first part is merged exits at once
+            os.kill(os.getpid(), signal.SIGINT)
+        return mark
+
+    monkeypatch.setattr(review_mod, "_review_block", block_then_interrupt)
+    assert main(args) == 130
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the same command and --resume" in err
+    monkeypatch.setattr(review_mod, "_review_block", real)
+    assert main([*args, "--resume", "--threads", "2"]) == 0
+    printed = capsys.readouterr().out
+    assert "overall" in printed and "worst decisions" in printed
+    _same_review(reviewed, out, {k: reviewed[k] for k in ("seats", "players", "overall",
+                                                          "worst")})  # fmt: skip
+    assert main(["review", str(records), "--threads", "2"]) == 2  # no --out
+    assert "--out" in capsys.readouterr().err
+    assert main([*args, "--resume", "--seed", "2"]) == 2
+    assert "seed=1 (this run: 2)" in capsys.readouterr().err

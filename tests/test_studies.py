@@ -321,18 +321,6 @@ def test_checkpoint_and_resume_equal_an_uninterrupted_run(tmp_path):
     assert run_study(study, group_size=2, checkpoint=ckpt, resume=True, progress=False) == ref
 
 
-@pytest.fixture(scope="module")
-def dask_client():
-    distributed = pytest.importorskip("distributed")
-    with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        yield client
-
-
 def test_dask_gives_identical_numbers(dask_client):
     study = SampleStudy(4 * 65536, seed=21)
     local = run_study(study, progress=False)

@@ -27,8 +27,9 @@ __all__ = ["command"]
               help="Finish the interrupted run in --out (the same options): complete shards "
                    "are kept.")  # fmt: skip
 @click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
-              help="Simulated games on Dask: a scheduler address, 'local' or 'local:N' "
-                   "workers (they write into --out: a shared file system).")  # fmt: skip
+              help="Write the shards on Dask: a scheduler address, 'local' or 'local:N' "
+                   "workers (they write into --out: a shared file system; records are "
+                   "read here and each shard's decisions sent to a worker).")  # fmt: skip
 @click.option("--threads", type=click.IntRange(min=1), default=None,
               help="numba threads [default: all cores].")  # fmt: skip
 @click.option("--progress/--no-progress", default=None,
@@ -54,36 +55,17 @@ def command(path, games, policy, seed, shard_games, compress, out, resume, dask_
       mjstats decisions --games 1000000 --out data/big        # Ctrl-C, then:
       mjstats decisions --games 1000000 --out data/big --resume
       mjstats decisions --games 1000000 --out /shared/big --dask tcp://10.0.0.5:8786
+      mjstats decisions botzone-data/ --out /shared/real --dask local:2
     """
     if (path is None) == (games is None):
         raise click.UsageError("give PATH (records) or --games N, not both and not neither")
-    if dask_address is not None and path is not None:
-        raise click.UsageError("--dask plays simulated games (--games N); records are read "
-                               "in order in this process")  # fmt: skip
     # deferred: `mjstats --help` loads no kernels
+    from mjstats.cli._folder_run import run_into
     from mjstats.decisions import write_decisions
-    from mjstats.errors import GameError, InvalidArgumentError
-    from mjstats.studies import StudyInterrupted
-    from mjstats.studies.interrupts import EXIT_INTERRUPTED, deferred_interrupts
 
-    with deferred_interrupts(exit_when_idle=dask_address is None) as guard:
-        if resume:  # a Ctrl-C before the first shard: the complete ones are still there
-            guard.idle_message = f"interrupted; nothing new written (the shards in {out} are kept)"
-        try:
-            info = write_decisions(out, path, games=games, policy=policy, seed=seed,
-                                   shard_games=shard_games, compress=compress, threads=threads,
-                                   dask=dask_address, resume=resume,
-                                   progress=progress)  # fmt: skip
-        except InvalidArgumentError as exc:
-            raise click.UsageError(str(exc)) from None
-        except GameError as exc:
-            raise click.ClickException(str(exc)) from None
-        except StudyInterrupted:
-            error = click.ClickException(
-                f"interrupted; the shards written are kept in {out}; finish with the same "
-                "command and --resume"
-            )
-            error.exit_code = EXIT_INTERRUPTED
-            raise error from None
+    info = run_into(out, "shards", resume, dask_address, lambda: write_decisions(
+        out, path, games=games, policy=policy, seed=seed, shard_games=shard_games,
+        compress=compress, threads=threads, dask=dask_address, resume=resume,
+        progress=progress))  # fmt: skip
     click.echo(f"games {info['games']}  decisions {info['decisions']}  "
                f"shards {len(info['shards'])}  table {info['table']}  -> {out}")  # fmt: skip

@@ -23,6 +23,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from mjstats.decisions import runs
 from mjstats.decisions.augment import PERMUTATIONS, permute_encoded
 from mjstats.decisions.shards import (
     SCALARS,
@@ -34,7 +35,6 @@ from mjstats.decisions.shards import (
 )
 from mjstats.errors import InvalidArgumentError
 from mjstats.records.sources import record_files
-from mjstats.studies.dask_backend import check_address
 from mjstats.studies.runner import StudyInterrupted, run_study
 
 __all__ = ["SCALARS", "iter_shards", "write_decisions"]
@@ -61,10 +61,11 @@ def write_decisions(out, source=None, *, games: int | None = None, policy: str =
     threads : int, optional
         numba threads for the run (default: as set).
     dask : str or distributed.Client, optional
-        Simulated games only: play and write the shards as Dask tasks (a scheduler
-        address, ``"local"``, ``"local:N"`` or a ``Client``; the ``dask`` extra). The
-        workers write the shard files into ``out``, which must be on a file system they
-        share with this process.
+        Write the shards as Dask tasks (a scheduler address, ``"local"``, ``"local:N"``
+        or a ``Client``; the ``dask`` extra): simulated games are played there; records
+        are read and split in this process and each shard's decisions sent to a worker
+        to be encoded. The workers write the shard files into ``out``, which must be on
+        a file system they share with this process.
     resume : bool
         Continue the run that wrote ``out`` (interrupted, or stopped by a failure):
         shards marked complete are kept, the others written; the result is that of an
@@ -77,7 +78,7 @@ def write_decisions(out, source=None, *, games: int | None = None, policy: str =
     Raises
     ------
     InvalidArgumentError
-        A bad option: no source or two, a count below 1, ``dask`` with records, a
+        A bad option: no source or two, a count below 1, a bad Dask address, a
         resume into a folder written with other parameters (named in the message).
     FileNotFoundError
         ``resume`` into a folder that holds no run.
@@ -104,20 +105,9 @@ def write_decisions(out, source=None, *, games: int | None = None, policy: str =
         raise InvalidArgumentError("give either records (source) or a number of games")
     if games is not None and (type(games) is not int or games < 1):
         raise InvalidArgumentError(f"games must be an integer at least 1, not {games!r}")
-    for name, value in (("shard_games", shard_games), ("group_size", group_size),
-                        ("threads", 1 if threads is None else threads)):  # fmt: skip
-        if type(value) is not int or value < 1:
-            raise InvalidArgumentError(f"{name} must be an integer at least 1, not {value!r}")
-    if dask is not None and source is not None:
-        raise InvalidArgumentError(
-            "dask plays simulated games: records are read in order in this process "
-            "(as fast as the disk), so give no dask with records"
-        )
-    if isinstance(dask, str):
-        try:
-            check_address(dask)
-        except ValueError as exc:
-            raise InvalidArgumentError(str(exc)) from None
+    counts = {"shard_games": shard_games, "group_size": group_size,
+              "threads": 1 if threads is None else threads}  # fmt: skip
+    runs.check_options(counts, dask)
     out = Path(os.fspath(out))
     before = numba.get_num_threads()
     if threads is not None:
@@ -138,7 +128,8 @@ def write_decisions(out, source=None, *, games: int | None = None, policy: str =
                       "seed": None, **ruleset_params(ruleset), "shard_games": shard_games,
                       "compress": compress}  # fmt: skip
             prepare(out, params, resume)
-            n_shards = write_records(out, source, ruleset, shard_games, compress, progress)
+            n_shards = write_records(out, source, ruleset, shard_games, compress, progress,
+                                     dask)  # fmt: skip
         return finish(out, n_shards, params)
     finally:
         numba.set_num_threads(before)

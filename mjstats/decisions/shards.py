@@ -7,29 +7,32 @@ that replay; the judge's aborted ones are left out, as everywhere). So its array
 depend only on the parameters and ``i``: not on the threads, the grouping of shards
 into tasks, the backend, or interruptions.
 
-The folder is its own checkpoint. ``run.json`` holds the parameters; each shard is
-written to a temporary name and renamed (``shard-00000.npz``), then its completion
-mark ``shard-00000.json`` (games, decisions, match ids) is written the same way. A
-shard with its mark is complete and is skipped by a resumed run (or by a Dask task run
-again after its worker died); anything else is written again. The table and
-``provenance.json`` are made from the complete shards, in shard order, at the end.
+The folder is its own checkpoint (:mod:`mjstats.decisions.runs`, shared with the
+review's parts). ``run.json`` holds the parameters; each shard is written to a temporary
+name and renamed (``shard-00000.npz``), then its completion mark ``shard-00000.json``
+(games, decisions, match ids) is written the same way. A shard with its mark is complete
+and is skipped by a resumed run (or by a Dask task run again after its worker died);
+anything else is written again. The table and ``provenance.json`` are made from the
+complete shards, in shard order, at the end.
 
 Simulated games run through the study runner (:func:`mjstats.studies.runner.run_study`:
 a :class:`DecisionsStudy` whose chunk is a shard; progress, Ctrl-C between shards,
 Dask): its aggregate holds each shard's games and decisions, merged by addition like
-any study's. On Dask the workers write the shard files themselves, so the folder must be
-on a file system the workers and the client share. Records are read in order in this
-process (:func:`record_shards`): their reader streams the files, so shard ``i`` is
-reached by reading the ones before it; that pass is as fast as the disk (20,000 games a
-second and more), and a resumed run reads again but encodes and writes only what is
-missing.
+any study's. Records are read and split in order in this process
+(:func:`record_shards`): their reader streams the files, so shard ``i`` is reached by
+reading the ones before it; that pass (reading, replaying, finding the decisions) runs
+at 8,000 to 20,000 games a second, several times the pace of encoding and writing the
+shards, which is the work sent to Dask: each shard's decisions travel to a worker (about
+150 KB a game, mostly the views), which encodes and writes the shard
+(:func:`write_records`). A resumed run reads again but encodes and writes only what is
+missing. On Dask the workers write the shard files themselves, so the folder must be on
+a file system the workers and the client share.
 """
 
 from __future__ import annotations
 
-import json
+import io
 import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -39,14 +42,14 @@ import numpy as np
 from mjstats.arguments import check_seed
 from mjstats.compiling import notice, progress_wanted
 from mjstats.decisions import kernel as K
+from mjstats.decisions import runs
 from mjstats.decisions.encode import ACT_SIZE, N_PLANES, PLANE_NAMES, encode_decisions
 from mjstats.decisions.table import DecisionSet, _join, iter_record_decisions, played_decisions
-from mjstats.errors import InvalidArgumentError
 from mjstats.games import kernels as G
 from mjstats.games.engine import engine_context
 from mjstats.provenance import provenance, write_json
 from mjstats.rulesets import get_ruleset
-from mjstats.studies.aggregate import Aggregate, atomic_write_bytes
+from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.interrupts import deferred_interrupts
 from mjstats.studies.play import _options_param, _PicklableRuleset
 from mjstats.studies.runner import Study, StudyInterrupted, _Progress, chunked_weight
@@ -66,9 +69,6 @@ SCALARS = ("game", "step", "seat", "kind", "n_legal", "only", "action", "points"
 """The scalar columns of each shard and of the table (``game``: the game's number in the
 data set; ``action``: the baseline's index; the rest as :func:`decisions`)."""
 
-RUN = "run.json"
-RUN_FORMAT = "mjstats-decisions-run"
-
 
 def shard_name(i: int) -> str:
     """``shard-00012.npz`` for shard 12.
@@ -79,10 +79,6 @@ def shard_name(i: int) -> str:
     'shard-00012.npz'
     """
     return f"shard-{i:05d}.npz"
-
-
-def _mark(out: Path, i: int) -> Path:
-    return out / f"shard-{i:05d}.json"
 
 
 def _scalars(ds: DecisionSet, enc: dict, first_game: int) -> dict[str, np.ndarray]:
@@ -106,46 +102,33 @@ def _scalars(ds: DecisionSet, enc: dict, first_game: int) -> dict[str, np.ndarra
 
 def complete(out: Path, i: int) -> dict | None:
     """The completion mark of shard ``i`` in ``out`` when the shard is complete, else None."""
-    mark = _mark(out, i)
-    if not (mark.is_file() and (out / shard_name(i)).is_file()):
-        return None
-    try:
-        return json.loads(mark.read_text(encoding="utf-8"))
-    except (OSError, ValueError):  # a mark is written whole or not at all; be safe anyway
-        return None
+    return runs.complete(out, i)
 
 
 def write_shard(out: Path, i: int, ds: DecisionSet, first_game: int, compress: bool,
                 ids: bool) -> dict:  # fmt: skip
     """Encode ``ds`` (the games of shard ``i``, the first numbered ``first_game``) and
     write the shard then its completion mark, each to a temporary name renamed when
-    whole; returns the mark (``ids``: keep the games' match ids, for records)."""
+    whole (:func:`mjstats.decisions.runs.write_part`); returns the mark (``ids``: keep
+    the games' match ids, for records)."""
     enc = encode_decisions(ds)
     arrays = {**enc, **_scalars(ds, enc, first_game)}
-    name = shard_name(i)
-    fd, tmp = tempfile.mkstemp(prefix=name + ".", suffix=".tmp", dir=out)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            (np.savez_compressed if compress else np.savez)(fh, **arrays)
-        os.replace(tmp, out / name)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    mark = {"file": name, "games": ds.n_games, "decisions": len(ds), "first_game": first_game,
+    buf = io.BytesIO()
+    (np.savez_compressed if compress else np.savez)(buf, **arrays)
+    mark = {"games": ds.n_games, "decisions": len(ds), "first_game": first_game,
             "match_ids": [str(x) for x in ds.ids] if ids else None}  # fmt: skip
-    atomic_write_bytes(_mark(out, i), json.dumps(mark).encode())
-    return mark
+    return runs.write_part(out, i, shard_name(i), buf.getbuffer(), mark)
 
 
-def _differences(old: dict, new: dict) -> list[str]:
-    return [f"{k}={old.get(k)!r} (this run: {new.get(k)!r})"
-            for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]  # fmt: skip
+OUTPUTS = ("decisions.parquet*", "decisions.csv*", "provenance.json")
+"""What a run writes at its end (a fresh run clears them with the shards)."""
 
 
 def prepare(out: Path, params: dict[str, Any], resume: bool) -> None:
-    """Make ``out`` ready: a fresh run clears what an earlier run wrote there (its
-    shards, marks, table, provenance) and records ``params`` in ``run.json``; a resumed
-    run checks that ``run.json`` holds the same parameters.
+    """Make ``out`` ready (:func:`mjstats.decisions.runs.prepare`): a fresh run clears
+    what an earlier run wrote there (its shards, marks, table, provenance) and records
+    ``params`` in ``run.json``; a resumed run checks that ``run.json`` holds the same
+    parameters.
 
     Raises
     ------
@@ -154,31 +137,7 @@ def prepare(out: Path, params: dict[str, Any], resume: bool) -> None:
     InvalidArgumentError
         ``resume`` into a folder written with other parameters (the message names them).
     """
-    path = out / RUN
-    if resume:
-        if not path.is_file():
-            raise FileNotFoundError(2, "nothing to resume (no run.json): run without resume "
-                                       "to start", str(path))  # fmt: skip
-        try:
-            saved = json.loads(path.read_text(encoding="utf-8"))
-        except ValueError:
-            saved = None
-        if not isinstance(saved, dict) or saved.get("format") != RUN_FORMAT:
-            raise InvalidArgumentError(f"cannot resume in {out}: {path} is not a run of "
-                                       "mjstats decisions")  # fmt: skip
-        diff = _differences(saved.get("params", {}), params)
-        if diff:
-            raise InvalidArgumentError(
-                f"cannot resume in {out}: it was written with {', '.join(diff)}; give the same "
-                "parameters, or run without resume to start afresh"
-            )
-        return
-    out.mkdir(parents=True, exist_ok=True)
-    for pattern in ("shard-*.npz", "shard-*.json", "shard-*.tmp", "decisions.parquet*",
-                    "decisions.csv*", RUN, "provenance.json"):  # fmt: skip
-        for old in out.glob(pattern):
-            old.unlink()
-    atomic_write_bytes(path, json.dumps({"format": RUN_FORMAT, "params": params}).encode())
+    runs.prepare(out, params, resume, outputs=OUTPUTS)
 
 
 def ruleset_params(ruleset) -> dict[str, Any]:
@@ -266,9 +225,11 @@ class DecisionsStudy(_PicklableRuleset, Study):
                           "shard_games": games, "shard_decisions": decisions})  # fmt: skip
 
 
-def record_shards(source, ruleset, shard_games: int) -> Iterator[DecisionSet]:
+def record_shards(source, ruleset, shard_games: int,
+                  skip_bad: bool = False) -> Iterator[DecisionSet]:  # fmt: skip
     """The decision sets of the records' shards in order: exactly ``shard_games``
-    games each (the last fewer), whatever the blocks the reader cut the files into.
+    games each (the last fewer), whatever the blocks the reader cut the files into
+    (``skip_bad``: as :func:`mjstats.decisions.record_decisions`).
 
     Examples
     --------
@@ -280,7 +241,7 @@ def record_shards(source, ruleset, shard_games: int) -> Iterator[DecisionSet]:
     """
     parts: list[DecisionSet] = []
     held = 0
-    for ds in iter_record_decisions(source, ruleset, block_games=shard_games):
+    for ds in iter_record_decisions(source, ruleset, skip_bad, block_games=shard_games):
         parts.append(ds)
         held += ds.n_games
         while held >= shard_games:
@@ -293,27 +254,49 @@ def record_shards(source, ruleset, shard_games: int) -> Iterator[DecisionSet]:
 
 
 def write_records(out: Path, source, ruleset, shard_games: int, compress: bool,
-                   progress: bool | None) -> int:  # fmt: skip
-    """Write the records' shards not yet complete, in order, in this process, with the
-    study runner's progress bar and Ctrl-C between shards; returns the shard count."""
+                  progress: bool | None, dask=None) -> int:  # fmt: skip
+    """Write the records' shards not yet complete, with the study runner's progress bar
+    and Ctrl-C between shards; returns the shard count.
+
+    The records are read in order in this process (:func:`record_shards`); each shard
+    is encoded and written here, or with ``dask`` by a Dask task that receives the
+    shard's decisions (:func:`mjstats.decisions.runs.portable`) and writes into ``out``
+    (a folder the workers share)."""
     requested = progress
     total = count_records(source)
+    n = 0
+
+    def todo():
+        nonlocal n
+        for i, ds in enumerate(record_shards(source, ruleset, shard_games)):
+            n = i + 1
+            mark = complete(out, i)
+            if mark is not None:
+                bar.advance(mark["games"])
+                continue
+            yield (str(out), i, runs.portable(ds) if dask is not None else ds,
+                   i * shard_games, compress)  # fmt: skip
+            del ds
+
     with deferred_interrupts() as guard, notice("decisions", requested), \
             _Progress(total, "games", progress_wanted(progress)) as bar:  # fmt: skip
-        n = 0
         try:
-            for i, ds in enumerate(record_shards(source, ruleset, shard_games)):
-                guard.check()
-                if complete(out, i) is None:
-                    write_shard(out, i, ds, i * shard_games, compress, ids=True)
+            for mark in runs.run_tasks(_record_shard_task, todo(), dask=dask,
+                                       check=guard.check):  # fmt: skip
                 guard.idle = False
-                bar.advance(ds.n_games)
-                n = i + 1
-                del ds
+                bar.advance(mark["games"])
             guard.check()
         except KeyboardInterrupt:  # the shards written are complete: nothing to save
             raise StudyInterrupted(None, out) from None
     return n
+
+
+def _record_shard_task(out: str, i: int, ds, first_game: int, compress: bool) -> dict:
+    """Write shard ``i`` of records (a task: ``ds`` a DecisionSet, or packed by
+    :func:`mjstats.decisions.runs.portable` for a Dask worker)."""
+    if isinstance(ds, tuple):
+        ds = runs.restore(ds)
+    return write_shard(Path(out), i, ds, first_game, compress, ids=True)
 
 
 def count_records(source) -> int:
@@ -364,13 +347,7 @@ def _count_file(path: Path, chunk: int = 8 << 20) -> int:
 def finish(out: Path, n_shards: int, params: dict[str, Any]) -> dict:
     """The table and ``provenance.json`` of the complete shards ``0 .. n_shards - 1``;
     returns what :func:`mjstats.decisions.write_decisions` returns."""
-    marks = []
-    for i in range(n_shards):
-        mark = complete(out, i)
-        if mark is None:
-            raise FileNotFoundError(2, f"shard {i} is not complete: resume the run",
-                                    str(out / shard_name(i)))  # fmt: skip
-        marks.append(mark)
+    marks = runs.complete_marks(out, n_shards)
     table = _write_table(out, [m["file"] for m in marks])
     records = params["source"] is not None
     prov_params = {"seed": None if records else params["seed"],
@@ -387,8 +364,6 @@ def finish(out: Path, n_shards: int, params: dict[str, Any]) -> dict:
             "actions": ACT_SIZE, "scalars": list(SCALARS),
             "match_ids": ids if records else None}  # fmt: skip
     write_json(out / "provenance.json", body, prov)
-    for tmp in out.glob("shard-*.tmp"):  # left by a run killed while writing a shard
-        tmp.unlink(missing_ok=True)
     return {**body, "provenance": prov}
 
 
