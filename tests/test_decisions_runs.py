@@ -78,18 +78,19 @@ def test_interrupted_then_resumed_equals_uninterrupted(ref, tmp_path, monkeypatc
     """A SIGINT after the second shard stops the run between shards (the shards written
     are kept); the resume writes the others only, and the folder equals one run."""
     written = []
-    real = shards_mod.write_shard
+    real = shards_mod.save_shard
 
     def write_then_interrupt(out, i, *args, **kw):
         written.append(i)
         mark = real(out, i, *args, **kw)
         if len(written) == 2:
-            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, deferred to the next shard
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, deferred to the next task
         return mark
 
-    monkeypatch.setattr(shards_mod, "write_shard", write_then_interrupt)
+    monkeypatch.setattr(shards_mod, "save_shard", write_then_interrupt)
     with pytest.raises(StudyInterrupted) as info:
-        write_decisions(tmp_path, games=GAMES, seed=5, shard_games=SHARD, progress=False)
+        write_decisions(tmp_path, games=GAMES, seed=5, shard_games=SHARD, progress=False,
+                        group_size=1)  # fmt: skip
     assert info.value.checkpoint == tmp_path
     assert written == [0, 1] and not (tmp_path / "provenance.json").exists()
     write_decisions(tmp_path, games=GAMES, seed=5, shard_games=SHARD, resume=True,
@@ -211,7 +212,7 @@ def test_cli_help_resume_and_misuse(ref, tmp_path, capsys):
 def test_cli_ctrl_c_then_resume(ref, tmp_path, capsys, monkeypatch):
     """Ctrl-C after two shards: exit status 130 and one line saying how to finish;
     the same command with --resume finishes it."""
-    real = shards_mod.write_shard
+    real = shards_mod.save_shard
     written = []
 
     def write_then_interrupt(out, i, *args, **kw):
@@ -221,13 +222,13 @@ def test_cli_ctrl_c_then_resume(ref, tmp_path, capsys, monkeypatch):
             os.kill(os.getpid(), signal.SIGINT)
         return mark
 
-    monkeypatch.setattr(shards_mod, "write_shard", write_then_interrupt)
+    monkeypatch.setattr(shards_mod, "save_shard", write_then_interrupt)
     args = ["decisions", "--games", str(GAMES), "--seed", "5", "--shard-games", str(SHARD),
             "--out", str(tmp_path), "--no-progress"]  # fmt: skip
     assert main(args) == 130
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "the same command and --resume" in err
-    monkeypatch.setattr(shards_mod, "write_shard", real)
+    monkeypatch.setattr(shards_mod, "save_shard", real)
     assert main([*args, "--resume"]) == 0
     _same(ref, tmp_path)
 

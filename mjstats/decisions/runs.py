@@ -30,8 +30,8 @@ from mjstats.studies.aggregate import atomic_write_bytes
 from mjstats.studies.dask_backend import check_address, connect
 from mjstats.studies.play import _options_param
 
-__all__ = ["RUN", "check_options", "complete", "complete_marks", "portable", "prepare",
-           "restore", "run_tasks", "write_part"]  # fmt: skip
+__all__ = ["RUN", "BackgroundWriter", "check_options", "complete", "complete_marks",
+           "portable", "prepare", "restore", "run_tasks", "write_part"]  # fmt: skip
 
 RUN = "run.json"
 
@@ -86,15 +86,56 @@ def complete(out: Path, i: int, stem: str = "shard") -> dict | None:
     return info
 
 
-def write_part(out: Path, i: int, name: str, data: bytes, mark: dict,
+def write_part(out: Path, i: int, name: str, data, mark: dict,
                stem: str = "shard") -> dict:  # fmt: skip
-    """Write part ``i`` (``data``) as ``out / name`` then its completion mark (``mark``
-    and the file's name), each under a temporary name renamed when whole; returns the
-    mark."""
+    """Write part ``i`` (``data``: bytes, or a function writing them to a file object)
+    as ``out / name`` then its completion mark (``mark`` and the file's name), each
+    under a temporary name renamed when whole; returns the mark."""
     atomic_write_bytes(out / name, data)
     mark = {"file": name, **mark}
     atomic_write_bytes(_mark(out, stem, i), json.dumps(mark).encode())
     return mark
+
+
+class BackgroundWriter:
+    """Writes parts on one background thread while the caller computes the next, at
+    most one part waiting: a part's write (and its ``fsync``) overlaps the next part's
+    work, and the memory held stays two parts. Leaving the ``with`` block waits for
+    the last write (and raises its error).
+
+    Examples
+    --------
+    >>> out = []
+    >>> with BackgroundWriter() as w:
+    ...     for i in range(3):
+    ...         w.submit(out.append, i)
+    >>> out
+    [0, 1, 2]
+    """
+
+    def __init__(self) -> None:
+        self._pool = ThreadPoolExecutor(1, "mjstats-writer")
+        self._pending = None
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Wait for the write before (raising its error), then start ``fn(*args)``."""
+        self.wait()
+        self._pending = self._pool.submit(fn, *args)
+
+    def wait(self) -> None:
+        """Wait for the write in progress, if any (raising its error)."""
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            pending.result()
+
+    def __enter__(self) -> BackgroundWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            self.wait()  # a part being written is finished whole, even on Ctrl-C
+        finally:
+            self._pool.shutdown()
 
 
 def complete_marks(out: Path, n: int, stem: str = "shard") -> list[dict]:

@@ -31,7 +31,6 @@ a file system the workers and the client share.
 
 from __future__ import annotations
 
-import io
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,7 +42,13 @@ from mjstats.arguments import check_seed
 from mjstats.compiling import notice, progress_wanted
 from mjstats.decisions import kernel as K
 from mjstats.decisions import runs
-from mjstats.decisions.encode import ACT_SIZE, N_PLANES, PLANE_NAMES, encode_decisions
+from mjstats.decisions.encode import (
+    ACT_SIZE,
+    N_PLANES,
+    PLANE_NAMES,
+    encode_buffers,
+    encode_decisions,
+)
 from mjstats.decisions.table import DecisionSet, _join, iter_record_decisions, played_decisions
 from mjstats.games import kernels as G
 from mjstats.games.engine import engine_context
@@ -105,19 +110,32 @@ def complete(out: Path, i: int) -> dict | None:
     return runs.complete(out, i)
 
 
+def shard_arrays(ds: DecisionSet, first_game: int, ids: bool,
+                 buffers: dict | None = None) -> tuple[dict, dict]:  # fmt: skip
+    """The arrays of the shard of ``ds`` (its games numbered from ``first_game``) and
+    its completion mark (``ids``: keep the games' match ids, for records); encoded
+    into ``buffers`` (:func:`~mjstats.decisions.encode.encode_buffers`) when given."""
+    enc = encode_decisions(ds, out=buffers)
+    mark = {"games": ds.n_games, "decisions": len(ds), "first_game": first_game,
+            "match_ids": [str(x) for x in ds.ids] if ids else None}  # fmt: skip
+    return {**enc, **_scalars(ds, enc, first_game)}, mark
+
+
+def save_shard(out: Path, i: int, arrays: dict, mark: dict, compress: bool) -> dict:
+    """Write shard ``i`` (``arrays`` as one ``.npz``) then its completion mark, each
+    under a temporary name renamed when whole (:func:`mjstats.decisions.runs.write_part`);
+    returns the mark."""
+    save = np.savez_compressed if compress else np.savez
+    return runs.write_part(out, i, shard_name(i), lambda fh: save(fh, **arrays), mark)
+
+
 def write_shard(out: Path, i: int, ds: DecisionSet, first_game: int, compress: bool,
                 ids: bool) -> dict:  # fmt: skip
     """Encode ``ds`` (the games of shard ``i``, the first numbered ``first_game``) and
-    write the shard then its completion mark, each to a temporary name renamed when
-    whole (:func:`mjstats.decisions.runs.write_part`); returns the mark (``ids``: keep
-    the games' match ids, for records)."""
-    enc = encode_decisions(ds)
-    arrays = {**enc, **_scalars(ds, enc, first_game)}
-    buf = io.BytesIO()
-    (np.savez_compressed if compress else np.savez)(buf, **arrays)
-    mark = {"games": ds.n_games, "decisions": len(ds), "first_game": first_game,
-            "match_ids": [str(x) for x in ds.ids] if ids else None}  # fmt: skip
-    return runs.write_part(out, i, shard_name(i), buf.getbuffer(), mark)
+    write it (:func:`save_shard`); returns the mark (``ids``: keep the games' match
+    ids, for records)."""
+    arrays, mark = shard_arrays(ds, first_game, ids)
+    return save_shard(out, i, arrays, mark, compress)
 
 
 OUTPUTS = ("decisions.parquet*", "decisions.csv*", "provenance.json")
@@ -209,17 +227,31 @@ class DecisionsStudy(_PicklableRuleset, Study):
         out = Path(self.out)
         n = self.n_chunks()
         games, decisions = np.zeros(n, np.int64), np.zeros(n, np.int64)
-        for i in range(first, first + count):
-            mark = complete(out, i)
-            if mark is None:
-                lo = i * self.shard_games
-                k = min(self.shard_games, self.games - lo)
-                _, _, final, logs = play_games(k, self.seed, ruleset=self.ruleset,
-                                               policy=self.policy, first=lo,
-                                               keep_log=True)  # fmt: skip
-                ds = played_decisions(final, logs, self.ruleset, first=lo)
-                mark = write_shard(out, i, ds, lo, self.compress, ids=False)
-            games[i], decisions[i] = mark["games"], mark["decisions"]
+        # shard i is written while shard i + 1 is played, decided and encoded; once one is
+        # on disk, a Ctrl-C waits for the end of the task (the CLI's guard no longer
+        # exits at once: the shards written are kept, and the message says so)
+        # two sets of buffers in turn: shard i is encoded into one while shard i - 1 is
+        # written from the other (fresh memory each shard: page faults, 2 s a 2 GB run)
+        buffers = [encode_buffers(0), encode_buffers(0)]
+        with deferred_interrupts() as guard, runs.BackgroundWriter() as writer:
+            submitted = False
+            for i in range(first, first + count):
+                mark = complete(out, i)
+                if mark is None:
+                    lo = i * self.shard_games
+                    k = min(self.shard_games, self.games - lo)
+                    _, _, final, logs = play_games(k, self.seed, ruleset=self.ruleset,
+                                                   policy=self.policy, first=lo,
+                                                   keep_log=True)  # fmt: skip
+                    ds = played_decisions(final, logs, self.ruleset, first=lo)
+                    if len(buffers[i % 2]["action"]) < len(ds):
+                        buffers[i % 2] = encode_buffers(len(ds) + len(ds) // 4)
+                    arrays, mark = shard_arrays(ds, lo, ids=False, buffers=buffers[i % 2])
+                    writer.submit(save_shard, out, i, arrays, mark, self.compress)
+                    guard.idle = guard.idle and not submitted  # submit() waited for the last
+                    submitted = True
+                    del ds, arrays
+                games[i], decisions[i] = mark["games"], mark["decisions"]
         return Aggregate(self.kind, self.params(),
                          {"games": [games.sum()], "decisions": [decisions.sum()],
                           "shard_games": games, "shard_decisions": decisions})  # fmt: skip

@@ -31,8 +31,11 @@ __all__ = ["Aggregate", "atomic_write_bytes"]
 FORMAT_VERSION = 1
 
 
-def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
+def atomic_write_bytes(path: str | os.PathLike, data) -> None:
     """Write ``data`` to ``path`` atomically (temporary file in the same folder, then rename).
+
+    ``data``: bytes, or a function that writes the file's content to the binary file
+    object it is given (no copy of a large content in memory first).
 
     A reader never sees a half-written file, even if the process is killed. The
     file gets the mode of one made by ``open`` (0666 less the umask), not
@@ -44,7 +47,10 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
     try:
         os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            if callable(data):
+                data(fh)
+            else:
+                fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
