@@ -244,9 +244,12 @@ class DecisionsStudy(_PicklableRuleset, Study):
                                                    policy=self.policy, first=lo,
                                                    keep_log=True)  # fmt: skip
                     ds = played_decisions(final, logs, self.ruleset, first=lo)
-                    if len(buffers[i % 2]["action"]) < len(ds):
-                        buffers[i % 2] = encode_buffers(len(ds) + len(ds) // 4)
-                    arrays, mark = shard_arrays(ds, lo, ids=False, buffers=buffers[i % 2])
+                    # not the set of the shard submitted last: it may be being written
+                    b = buffers.pop(0)
+                    if len(b["action"]) < len(ds):
+                        b = encode_buffers(len(ds) + len(ds) // 4)
+                    buffers.append(b)
+                    arrays, mark = shard_arrays(ds, lo, ids=False, buffers=b)
                     writer.submit(save_shard, out, i, arrays, mark, self.compress)
                     guard.idle = guard.idle and not submitted  # submit() waited for the last
                     submitted = True
