@@ -132,16 +132,9 @@ def test_a_resumed_match_equals_an_uninterrupted_one(ref, tmp_path):
     assert _counters(resumed) == _counters(ref)
 
 
-def test_dask_gives_identical_numbers(ref):
-    distributed = pytest.importorskip("distributed")
-    with (
-        distributed.LocalCluster(
-            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        got = match(["fan-aware", "efficiency"], N, SEED, wall="botzone", chunk_size=-(-N // 3),
-                    dask=client, group_size=1, progress=False)  # fmt: skip
+def test_dask_gives_identical_numbers(ref, dask_client):
+    got = match(["fan-aware", "efficiency"], N, SEED, wall="botzone", chunk_size=-(-N // 3),
+                dask=dask_client, group_size=1, progress=False)  # fmt: skip
     assert _counters(got) == _counters(ref)
 
 

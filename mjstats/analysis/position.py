@@ -302,9 +302,11 @@ def position_from_counts(
 
     Raises
     ------
+    InvalidHandError
+        ``concealed`` is not 34 counts of 0-4 copies.
     PositionError
-        Wrong size for the kind of position, or ``unseen`` larger than what the
-        hand, its melds and the discard leave of a tile.
+        Wrong size for the kind of position, ``unseen`` not 34 counts of 0-4, or
+        larger than what the hand, its melds and the discard leave of a tile.
 
     Examples
     --------
@@ -314,7 +316,10 @@ def position_from_counts(
     >>> p.text, int(p.seen.sum()), p.wall_left
     ('123m456p789s11334z', 0, 8)
     """
-    concealed = np.asarray(concealed, np.uint8)
+    concealed = np.asarray(as_counts34(concealed, name="concealed")[0][0], np.uint8)
+    unseen = np.asarray(unseen, np.int64)
+    if unseen.shape != (34,) or (unseen < 0).any() or (unseen > 4).any():
+        raise PositionError("unseen must be 34 counts of 0-4 copies")
     rows = np.zeros((4, 2), np.uint8)
     n_melds = int(n_melds)
     rows[:n_melds] = np.asarray(melds, np.int64).reshape(-1, 2)[:n_melds]
@@ -327,7 +332,7 @@ def position_from_counts(
             f"this one {size}"
         )
     none = np.zeros(34, np.int64)
-    seen = 4 - np.asarray(unseen, np.int64) - _visible(concealed, rows, n_melds, none, discard)
+    seen = 4 - unseen - _visible(concealed, rows, n_melds, none, discard)
     if (seen < 0).any():
         names = ", ".join(TILES[t] for t in np.flatnonzero(seen < 0))
         raise PositionError(f"more unseen copies of {names} than the hand and its melds leave")

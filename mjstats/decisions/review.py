@@ -125,8 +125,7 @@ def rate_options(ds: DecisionSet, *, playouts: int = REVIEW_PLAYOUTS, seed: int 
     (their seed made from ``seed``, the game's number and the step, so a decision's
     values do not depend on what else is reviewed; ``first``: the number of the first
     game of ``ds``, when it holds games of a larger set). A legal win is worth its
-    payment,
-    its fan total as the engine settles it (``win_fan`` of the decisions: 海底捞月,
+    payment, its fan total as the engine settles it (``win_fan`` of the decisions: 海底捞月,
     杠上开花, flowers, as the Botzone judge counts them), and ranks first, as in
     :func:`mjstats.analysis.analyze` (the solitaire model, blind to the other
     players, would sometimes rather wait for a self-drawn win).
@@ -167,9 +166,10 @@ def _rate(ds: DecisionSet, playouts: int, seed: int, first: int,
         pos = _position(ds, i, n_seats)
         hand[i] = pos.text
         opts = {}
-        # one seed per (game, step): the same values whatever is reviewed beside it
-        game = first + int(r[K.C_GAME])
-        own_seed = int((seed * 1_000_003 + game * 4_099 + r[K.C_STEP]) % (2**31))
+        # one seed per (game, step), as chunk_states makes them: the same values
+        # whatever is reviewed beside it
+        key = (first + int(r[K.C_GAME]), int(r[K.C_STEP]))
+        own_seed = int(np.random.SeedSequence(seed, spawn_key=key).generate_state(1)[0])
         for kind, tile, _, curve in option_curves(pos, ds.ruleset, playouts=playouts,
                                                   seed=own_seed):  # fmt: skip
             opts[(kind, tile)] = curve
@@ -190,7 +190,6 @@ def _rate(ds: DecisionSet, playouts: int, seed: int, first: int,
             c = opts[key]
             value[i, j] = c.exp_points[-1] if len(c.exp_points) else 0.0
             se[i, j] = c.exp_points_se[-1] if len(c.exp_points) else 0.0
-            win[i, j] = c.method == "win"
             method[i, j] = c.method
         if advance is not None:
             advance(1)

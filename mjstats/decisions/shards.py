@@ -251,7 +251,8 @@ class DecisionsStudy(_PicklableRuleset, Study):
                     buffers.append(b)
                     arrays, mark = shard_arrays(ds, lo, ids=False, buffers=b)
                     writer.submit(save_shard, out, i, arrays, mark, self.compress)
-                    guard.idle = guard.idle and not submitted  # submit() waited for the last
+                    if submitted:  # submit() waited for the shard before: it is on disk
+                        guard.idle = False
                     submitted = True
                     del ds, arrays
                 games[i], decisions[i] = mark["games"], mark["decisions"]
