@@ -40,7 +40,10 @@ batch_size            hands per second at 1, 100, 10k and 1M hands per call
 records               reading Botzone records vs a bare Python line split
 decisions             encoding simulated games' decisions (planes, the Botzone
                       baseline's observation and 235-action mask), all cores,
-                      in memory (goal >= 1,000,000 decisions/s)
+                      in memory (goal >= 1,000,000 decisions/s); records read
+                      into decisions (>= 20,000 games/s); the review of
+                      sample.txt (<= 60 s); ``write_decisions`` vs the disk
+                      writing the same files (goal <= 1.25 x its time)
 analyze_batch         ``analyze_batch`` of random 14-tile positions, all cores:
                       shanten + useful tiles of every option vs PyMahjongGB's
                       five ``*Shanten`` calls per discard, and every column

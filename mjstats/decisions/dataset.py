@@ -43,7 +43,7 @@ __all__ = ["SCALARS", "iter_shards", "write_decisions"]
 def write_decisions(out, source=None, *, games: int | None = None, policy: str = "efficiency",
                     seed: int = 0, ruleset=None, shard_games: int = 200, compress: bool = False,
                     threads: int | None = None, dask=None, resume: bool = False,
-                    progress: bool | None = None, group_size: int = 4) -> dict:  # fmt: skip
+                    progress: bool | None = None, group_size: int = 16) -> dict:  # fmt: skip
     """Write the decisions of Botzone records (``source``: a file, folder or text) or
     of ``games`` simulated games (``policy``, ``seed``, ``ruleset``) into folder
     ``out`` as the module documentation says; returns the provenance record.
@@ -75,7 +75,9 @@ def write_decisions(out, source=None, *, games: int | None = None, policy: str =
     group_size : int
         Shards of simulated games per task (does not change the data): within a
         task each shard is written on a background thread while the next is
-        played and encoded; Ctrl-C stops between tasks.
+        played and encoded, and the task ends by waiting for its last write (with
+        4 shards a task those waits cost a fifth of the run); Ctrl-C stops between
+        tasks (16 shards of 200 games: about a second).
 
     Raises
     ------

@@ -31,6 +31,7 @@ import numpy as np
 from numba import prange
 
 from mjstats.decisions.kernel import C_KIND, C_NLEGAL, C_SEAT, C_TAKEN, D_OWN, SEEN_RIVER
+from mjstats.decisions.npzfile import aligned_empty
 from mjstats.games.state import (
     A_ANGANG,
     A_BUGANG,
@@ -202,9 +203,11 @@ def encode_buffers(n: int) -> dict[str, np.ndarray]:
     >>> {k: v.shape for k, v in encode_buffers(3).items()}
     {'obs': (3, 20, 34), 'baseline': (3, 6, 36), 'mask': (3, 235), 'action': (3,)}
     """
-    return {"obs": np.empty((n, N_PLANES, 34), np.uint8),
-            "baseline": np.empty((n, BASE_PLANES, 36), np.uint8),
-            "mask": np.empty((n, ACT_SIZE), np.bool_), "action": np.empty(n, np.int16)}  # fmt: skip
+    # block-aligned: a shard's large arrays go from this memory to the disk by direct I/O
+    return {"obs": aligned_empty((n, N_PLANES, 34), np.uint8),
+            "baseline": aligned_empty((n, BASE_PLANES, 36), np.uint8),
+            "mask": aligned_empty((n, ACT_SIZE), np.bool_),
+            "action": np.empty(n, np.int16)}  # fmt: skip
 
 
 def encode_decisions(ds, lo: int = 0, hi: int | None = None, *,

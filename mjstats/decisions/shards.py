@@ -49,6 +49,7 @@ from mjstats.decisions.encode import (
     encode_buffers,
     encode_decisions,
 )
+from mjstats.decisions.npzfile import write_npz
 from mjstats.decisions.table import DecisionSet, _join, iter_record_decisions, played_decisions
 from mjstats.games import kernels as G
 from mjstats.games.engine import engine_context
@@ -125,8 +126,11 @@ def save_shard(out: Path, i: int, arrays: dict, mark: dict, compress: bool) -> d
     """Write shard ``i`` (``arrays`` as one ``.npz``) then its completion mark, each
     under a temporary name renamed when whole (:func:`mjstats.decisions.runs.write_part`);
     returns the mark."""
-    save = np.savez_compressed if compress else np.savez
-    return runs.write_part(out, i, shard_name(i), lambda fh: save(fh, **arrays), mark)
+
+    def save(fh):
+        np.savez_compressed(fh, **arrays) if compress else write_npz(fh, arrays)
+
+    return runs.write_part(out, i, shard_name(i), save, mark)
 
 
 def write_shard(out: Path, i: int, ds: DecisionSet, first_game: int, compress: bool,

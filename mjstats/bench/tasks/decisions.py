@@ -4,13 +4,17 @@ baseline's observation, the 235-action mask and the action): task ``decisions``.
 
 from __future__ import annotations
 
+import os
+import shutil
 import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 from mjstats.bench.measure import make_row, num_threads, time_calls
 from mjstats.bench.tasks.context import Context
-from mjstats.decisions import iter_record_decisions, played_decisions
+from mjstats.decisions import iter_record_decisions, played_decisions, write_decisions
 from mjstats.decisions.encode import encode_decisions
 from mjstats.decisions.review import review
 from mjstats.games import play_games
@@ -22,6 +26,48 @@ RECORDS_GOAL = 20_000
 """Botzone text games a second read into decisions (issue 35)."""
 REVIEW_GOAL_S = 60.0
 """Seconds to review the 16 games of sample.txt (issue 35)."""
+DISK_PACE = 1.25
+"""``write_decisions`` at the disk's pace (issue 35): within this factor of the time the
+disk takes to write the same files' bytes."""
+
+
+def _write_row(ctx: Context) -> dict:
+    """``write_decisions`` of simulated games (play, decide, encode, write the shards)
+    beside its peer, the disk: the same number of files of the same sizes written from
+    memory and synced, alternated, the best of each kept."""
+    games = 2 * ctx.sizes.play_games
+    with tempfile.TemporaryDirectory() as tmp:
+        out, raw = Path(tmp) / "run", Path(tmp) / "raw"
+        write_decisions(out, games=20, seed=35, progress=False)  # compile (or load)
+        write_decisions(out, games=games, seed=35, progress=False)
+        sizes = [f.stat().st_size for f in sorted(out.iterdir())]
+        block = np.ones(max(sizes), np.uint8)
+
+        def run() -> None:
+            write_decisions(out, games=games, seed=35, progress=False)
+
+        def disk() -> None:
+            shutil.rmtree(raw, ignore_errors=True)
+            raw.mkdir()
+            for j, size in enumerate(sizes):
+                with open(raw / str(j), "wb") as fh:
+                    fh.write(block[:size])
+                    fh.flush()
+                    os.fsync(fh.fileno())
+
+        with num_threads(None) as k:
+            t, t_disk = time_calls([run, disk], repeat=ctx.sizes.repeat, min_time=0,
+                                   clock=time.perf_counter)  # fmt: skip
+    gb = sum(sizes) / 1e9
+    ratio = t / t_disk
+    return make_row("decisions", "write_decisions: simulated games into shards on disk",
+                    per_s=gb / t, unit="GB", n=games, threads=k, peer="the disk (same bytes)",
+                    peer_per_s=gb / t_disk, seconds=t,
+                    goal=f"<= {DISK_PACE} x the disk's time", goal_met=ratio <= DISK_PACE,
+                    note=f"{games:,} efficiency games, {gb:.2f} GB in {len(sizes)} files "
+                    f"(shards, marks, table): {t:.2f} s; the disk writes the same files from "
+                    f"memory, each synced, in {t_disk:.2f} s (best of {ctx.sizes.repeat}, "
+                    "alternated); wall clock")  # fmt: skip
 
 
 def _records_rows(ctx: Context) -> list[dict]:
@@ -92,6 +138,7 @@ def task_decisions(ctx: Context) -> list[dict]:
     return [
         *_records_rows(ctx),
         _review_row(),
+        _write_row(ctx),
         make_row(
             "decisions",
             "encode decisions: planes, baseline obs, 235-action mask, action",
