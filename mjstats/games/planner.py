@@ -10,7 +10,9 @@ after the chosen discard; else :func:`mjstats.games.plans.planner_discard`.
 Answer to a discard: win when legal; else the claim (chow, pung, exposed kong)
 after which a legal win is nearest (:func:`mjstats.games.plans.exact_need`: exact
 when ready or one draw from ready, the nearest plan before), when it is strictly
-nearer than without the claim; else pass.
+nearer than without the claim; at equal distance, an open hand's exposed kong, or a
+pung of an honour or a terminal (it adds its fans) whose best discard leaves more
+useful copies than passing; else pass.
 
 The plans' values come from the ruleset's own table (a fan it lacks is worth 0),
 so a profile reaches them, and in a ruleset without a minimum (two-player) every
@@ -21,12 +23,13 @@ smallest need.
 from __future__ import annotations
 
 from mjstats.games import discard_policies as P
-from mjstats.games.plans import exact_need, planner_discard
+from mjstats.games.plans import exact_need, planner_discard, pung_fans
 from mjstats.games.policies import _claim_apply, kong_or_discard
 from mjstats.games.state import (
     A_CHOW,
     A_HU,
     A_KONG,
+    A_PUNG,
     A_TSUMO,
 )
 from mjstats.games.views import V_DRAWN, V_LAST_TILE, V_WALL_LEFT, _own_hand
@@ -89,8 +92,12 @@ def planner_response(view, acts, n_acts, pctx, tab, pw):
         need = exact_need(counts, melds, n + 1, unseen, left, pctx, tab, pw)
         _claim_apply(counts, melds, n, acts[i], t, 1)
         kind = acts[i] // 64
+        # a pung of an honour or a terminal adds its fans (箭刻, 风刻, 幺九刻) at no
+        # cost in distance: taken at equal need when it widens the acceptance, as any
+        # pung would be with PUNG_TIES
+        scoring_pung = kind == A_PUNG and pung_fans(t, 0, pctx) > 0
         tie = (
-            (PUNG_TIES or (kind == A_KONG and opened))
+            (PUNG_TIES or (kind == A_KONG and opened) or scoring_pung)
             and kind != A_CHOW
             and choice == acts[0]
             and need == bar
