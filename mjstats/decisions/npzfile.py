@@ -111,10 +111,9 @@ class _DirectFile:
     def tell(self) -> int:
         return self.pos
 
-    def seek(self, pos: int, whence: int = os.SEEK_SET) -> int:
-        self.pos = pos if whence == os.SEEK_SET else (self.pos if whence == os.SEEK_CUR
-                                                      else self.end) + pos  # fmt: skip
-        return self.pos
+    def seek(self, pos: int) -> int:  # zipfile seeks to absolute offsets only
+        self.pos = pos
+        return pos
 
     def flush(self) -> None:
         pass

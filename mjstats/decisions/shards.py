@@ -127,10 +127,10 @@ def save_shard(out: Path, i: int, arrays: dict, mark: dict, compress: bool) -> d
     under a temporary name renamed when whole (:func:`mjstats.decisions.runs.write_part`);
     returns the mark."""
 
-    def save(fh):
-        np.savez_compressed(fh, **arrays) if compress else write_npz(fh, arrays)
-
-    return runs.write_part(out, i, shard_name(i), save, mark)
+    if compress:
+        return runs.write_part(out, i, shard_name(i),
+                               lambda fh: np.savez_compressed(fh, **arrays), mark)  # fmt: skip
+    return runs.write_part(out, i, shard_name(i), lambda fh: write_npz(fh, arrays), mark)
 
 
 def write_shard(out: Path, i: int, ds: DecisionSet, first_game: int, compress: bool,
