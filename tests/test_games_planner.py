@@ -19,7 +19,7 @@ from games_invariants import check_played
 from mjstats.games import discard_policies as P
 from mjstats.games import play_games
 from mjstats.games.planner import planner_response
-from mjstats.games.plans import all_types_need, half_flush_pungs_need
+from mjstats.games.plans import all_types_need, half_flush_pungs_need, plan_need
 from mjstats.games.policies import fan_aware_response, new_work
 from mjstats.games.state import A_CHOW, A_PASS, A_PUNG, action
 from mjstats.games.views import N_VIEW, V_HAND, V_LAST_TILE, V_SEAT, V_UNSEEN, V_WALL_LEFT
@@ -114,6 +114,25 @@ def test_all_types_and_half_flush_pungs_needs_equal_brute_force():
         want = _half_flush_pungs_brute(counts, unseen, suit)
         got = int(half_flush_pungs_need(counts, melds, 0, unseen, suit, tmp))
         assert (got, i) == (want, i) or (want >= INF and got >= P.NO_NEED)
+
+
+def test_melds_worth_the_minimum_make_the_plain_hand_a_plan():
+    # 中 and 發 pungs (双箭刻 6) and a 9m pung (幺九刻 1) exposed, 23p 57s concealed:
+    # with 自摸 every completion scores 8, so the plain hand, two draws away (a set of
+    # 1p/4p and a pair of 5s/7s), is a sure plan. (It was once given up as no plan.)
+    counts = parse_tiles("23p57s")
+    melds = np.array([[2, 31], [2, 32], [2, 8], [0, 0]], np.uint8)
+    unseen = (4 - counts).astype(np.int64)
+    unseen[[31, 32, 8]] -= 3
+    ctx = P.policy_context(MCR, 4, seat_wind=1)
+    work, _ = new_work(len(MCR.fans), suit_table())
+    assert int(P.hand_need(counts, 3, ctx[P.CTX_FORMS], get_tables())) == 2
+    assert int(plan_need(counts, melds, 3, unseen, ctx, get_tables(), work)) == 2
+    # without the 9m pung's fan (a 5m pung) the melds give 7: not sure, no plan is nearer
+    melds[2, 1] = 4
+    unseen[8] += 3
+    unseen[4] -= 3
+    assert int(plan_need(counts, melds, 3, unseen, ctx, get_tables(), work)) > 2
 
 
 # ---------------------------------------------------------------- claims

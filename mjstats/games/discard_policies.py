@@ -906,8 +906,9 @@ def collect_targets_beside(
     base += fixed
     tmp = work[W_TMP]
     n = 0
-    best = plain_need + 1 if base < minimum else plain_need
-    n = _add_target(targets, n, T_PLAIN, 0, best, fixed)
+    sure = base >= minimum
+    best = plain_need if sure else plain_need + 1
+    n = _add_target(targets, n, T_PLAIN, int(sure), best, fixed)  # param 1: a sure plan
     for s in range(3):
         if ctx[V_FULL_FLUSH] + base >= minimum:
             need = _flush_need(counts, melds, n_melds, s, False, tab, tmp)
