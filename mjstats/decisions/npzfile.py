@@ -9,7 +9,10 @@ sent to the disk by direct I/O (Linux ``O_DIRECT``: the disk reads the memory it
 when the array starts on a block boundary in memory (:func:`aligned_empty`) and the
 file system allows it; anything else (small arrays, headers, the tail of a large
 array, file systems without direct I/O such as tmpfs, other systems) goes through the
-page cache as usual.
+page cache as usual. The zip records are written here too (stored members with zip64
+sizes, as :mod:`zipfile` writes them, and a fixed date, so the same arrays give the same
+bytes), each member's checksum computed before its header: by ISA-L when the ``fast``
+extra is installed (:data:`CHECKSUM`).
 """
 
 from __future__ import annotations
@@ -22,10 +25,14 @@ import numpy as np
 
 try:  # ISA-L's checksum (the ``fast`` extra) is several times zlib's, with equal results
     from isal.isal_zlib import crc32 as _crc32
+
+    CHECKSUM = "ISA-L"
 except ImportError:
     from zlib import crc32 as _crc32
 
-__all__ = ["BLOCK", "aligned_empty", "write_npz"]
+    CHECKSUM = "zlib"
+
+__all__ = ["BLOCK", "CHECKSUM", "aligned_empty", "write_npz"]
 
 BLOCK = 4096
 """Direct I/O's unit: file offsets, lengths and memory addresses are multiples of it."""

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -407,6 +408,11 @@ def finish(out: Path, n_shards: int, params: dict[str, Any]) -> dict:
     return {**body, "provenance": prov}
 
 
+def _shard_scalars(path: Path) -> dict[str, np.ndarray]:
+    with np.load(path) as z:
+        return {k: z[k] for k in SCALARS}
+
+
 def _write_table(out: Path, files: list[str]) -> str:
     """``decisions.parquet`` (a row group a shard; CSV ``decisions.csv`` without
     pyarrow) of the shards' scalar columns, written to a temporary name then renamed."""
@@ -418,10 +424,14 @@ def _write_table(out: Path, files: list[str]) -> str:
     name = "decisions.csv" if pa is None else "decisions.parquet"
     tmp = out / f"{name}.tmp"
     writer = None
+    # each shard's columns read on a thread while the one before is encoded
+    pool = ThreadPoolExecutor(1, "mjstats-table")
     try:
-        for j, file in enumerate(files):
-            with np.load(out / file) as z:
-                cols = {k: z[k] for k in SCALARS}
+        ahead = pool.submit(_shard_scalars, out / files[0]) if files else None
+        for j in range(len(files)):
+            cols = ahead.result()
+            if j + 1 < len(files):
+                ahead = pool.submit(_shard_scalars, out / files[j + 1])
             if pa is None:
                 # deferred: pandas only for the CSV fallback
                 import pandas as pd
@@ -433,6 +443,7 @@ def _write_table(out: Path, files: list[str]) -> str:
                 writer = pq.ParquetWriter(tmp, t.schema)
             writer.write_table(t)
     finally:
+        pool.shutdown()
         if writer is not None:
             writer.close()
     if not files:  # no games: the columns alone

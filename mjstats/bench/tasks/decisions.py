@@ -16,6 +16,7 @@ from mjstats.bench.measure import make_row, num_threads, time_calls
 from mjstats.bench.tasks.context import Context
 from mjstats.decisions import iter_record_decisions, played_decisions, write_decisions
 from mjstats.decisions.encode import encode_decisions
+from mjstats.decisions.npzfile import CHECKSUM
 from mjstats.decisions.review import review
 from mjstats.games import play_games
 from mjstats.records.check import _DEMO_GAME
@@ -67,7 +68,7 @@ def _write_row(ctx: Context) -> dict:
                     note=f"{games:,} efficiency games, {gb:.2f} GB in {len(sizes)} files "
                     f"(shards, marks, table): {t:.2f} s; the disk writes the same files from "
                     f"memory, each synced, in {t_disk:.2f} s (best of {ctx.sizes.repeat}, "
-                    "alternated); wall clock")  # fmt: skip
+                    f"alternated); zip checksums by {CHECKSUM}; wall clock")  # fmt: skip
 
 
 def _records_rows(ctx: Context) -> list[dict]:
