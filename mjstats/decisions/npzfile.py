@@ -84,7 +84,7 @@ def write_npz(fh, arrays: dict[str, np.ndarray]) -> None:
     fh.flush()
     out = _DirectFile(fd)
     _write_zip(out, arrays)
-    fh.seek(out.end)
+    fh.seek(out.pos)
 
 
 def _write_zip(out, arrays: dict[str, np.ndarray]) -> None:
@@ -144,24 +144,17 @@ def _npy_header(a: np.ndarray, pos: int | None) -> bytes:
 
 
 class _DirectFile:
-    """The file object :mod:`zipfile` writes through: ``os.pwrite`` at a position it
-    keeps, and a large write that starts on a block boundary (file and memory) goes by
-    ``O_DIRECT`` on the same descriptor for its whole blocks."""
+    """What :func:`_write_zip` writes through: ``os.pwrite`` at a position it keeps
+    (writes only append), and a large write that starts on a block boundary (file and
+    memory) goes by ``O_DIRECT`` on the same descriptor for its whole blocks."""
 
     def __init__(self, fd: int) -> None:
         self.fd = fd
-        self.pos = self.end = os.lseek(fd, 0, os.SEEK_CUR)
+        self.pos = os.lseek(fd, 0, os.SEEK_CUR)
         self.direct = hasattr(os, "O_DIRECT")
 
     def tell(self) -> int:
         return self.pos
-
-    def seek(self, pos: int) -> int:  # zipfile seeks to absolute offsets only
-        self.pos = pos
-        return pos
-
-    def flush(self) -> None:
-        pass
 
     def write(self, data) -> int:
         view = memoryview(data).cast("B")
@@ -171,19 +164,15 @@ class _DirectFile:
                 and np.frombuffer(view, np.uint8).ctypes.data % BLOCK == 0):  # fmt: skip
             if self._write_direct(view[:bulk]):
                 view = view[bulk:]
-                self._advance(bulk)
+                self.pos += bulk
         self._pwrite(view)
         return n
-
-    def _advance(self, n: int) -> None:
-        self.pos += n
-        self.end = max(self.end, self.pos)
 
     def _pwrite(self, view: memoryview) -> None:
         while len(view):
             k = os.pwrite(self.fd, view, self.pos)
             view = view[k:]
-            self._advance(k)
+            self.pos += k
 
     def _write_direct(self, view: memoryview) -> bool:
         """``view`` written at ``pos`` by direct I/O; False (and no more tries) where the

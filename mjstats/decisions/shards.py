@@ -413,6 +413,18 @@ def _shard_scalars(path: Path) -> dict[str, np.ndarray]:
         return {k: z[k] for k in SCALARS}
 
 
+def _read_ahead(out: Path, files: list[str]) -> Iterator[dict[str, np.ndarray]]:
+    """Each shard's scalar columns in order, the next one read on a thread while the
+    caller encodes this one (one shard ahead: memory stays that of two shards)."""
+    with ThreadPoolExecutor(1, "mjstats-table") as pool:
+        ahead = pool.submit(_shard_scalars, out / files[0]) if files else None
+        for j in range(len(files)):
+            cols = ahead.result()
+            if j + 1 < len(files):
+                ahead = pool.submit(_shard_scalars, out / files[j + 1])
+            yield cols
+
+
 def _write_table(out: Path, files: list[str]) -> str:
     """``decisions.parquet`` (a row group a shard; CSV ``decisions.csv`` without
     pyarrow) of the shards' scalar columns, written to a temporary name then renamed."""
@@ -424,14 +436,8 @@ def _write_table(out: Path, files: list[str]) -> str:
     name = "decisions.csv" if pa is None else "decisions.parquet"
     tmp = out / f"{name}.tmp"
     writer = None
-    # each shard's columns read on a thread while the one before is encoded
-    pool = ThreadPoolExecutor(1, "mjstats-table")
     try:
-        ahead = pool.submit(_shard_scalars, out / files[0]) if files else None
-        for j in range(len(files)):
-            cols = ahead.result()
-            if j + 1 < len(files):
-                ahead = pool.submit(_shard_scalars, out / files[j + 1])
+        for j, cols in enumerate(_read_ahead(out, files)):
             if pa is None:
                 # deferred: pandas only for the CSV fallback
                 import pandas as pd
@@ -443,7 +449,6 @@ def _write_table(out: Path, files: list[str]) -> str:
                 writer = pq.ParquetWriter(tmp, t.schema)
             writer.write_table(t)
     finally:
-        pool.shutdown()
         if writer is not None:
             writer.close()
     if not files:  # no games: the columns alone
