@@ -118,6 +118,19 @@ def test_resume_rewrites_a_shard_without_its_mark(ref, tmp_path):
     _same(ref, tmp_path)
 
 
+def test_a_fresh_run_clears_the_earlier_one_on_a_thread(ref, tmp_path):
+    """A fresh run into a folder of a larger earlier run (and of a run killed while its
+    files were being removed) returns with only its own files there."""
+    write_decisions(tmp_path, games=GAMES + 4, seed=5, shard_games=SHARD, progress=False)
+    assert (tmp_path / "shard-00005.npz").exists()
+    killed = tmp_path / ".mjstats-cleared-killed"
+    killed.mkdir()
+    (killed / "shard-00009.npz").write_bytes(b"old")
+    write_decisions(tmp_path, games=GAMES, seed=5, shard_games=SHARD, progress=False)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in ref.iterdir())
+    _same(ref, tmp_path)
+
+
 def test_records_interrupted_then_resumed(tmp_path, monkeypatch):
     """Records: shard i is the i-th 16 games in reading order, whatever blocks the
     reader cuts; a resume after Ctrl-C equals one run, and every decision is there."""

@@ -137,6 +137,7 @@ def write_decisions(out, source=None, *, games: int | None = None, policy: str =
         return finish(out, n_shards, params)
     finally:
         numba.set_num_threads(before)
+        runs.settle(out)
 
 
 def _source_params(source) -> dict:

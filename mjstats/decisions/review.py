@@ -487,8 +487,11 @@ def review_to(out, source, ruleset=None, *, threshold: float = 2.0, worst: int =
     params = {**_source_params(source), **ruleset_params(ruleset), "playouts": playouts,
               "seed": seed, "skip_bad": skip_bad, "block_games": block_games}  # fmt: skip
     runs.prepare(out, params, resume, command="review", stem="part", outputs=OUTPUTS)
-    n = _review_blocks(out, source, ruleset, params, threads, dask, progress)
-    return _finish(out, n, params, threshold, worst)
+    try:
+        n = _review_blocks(out, source, ruleset, params, threads, dask, progress)
+        return _finish(out, n, params, threshold, worst)
+    finally:
+        runs.settle(out)
 
 
 def _threads_share(threads: int) -> int | None:

@@ -15,6 +15,8 @@ Dask worker as :func:`portable` makes it.
 from __future__ import annotations
 
 import json
+import shutil
+import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
@@ -31,7 +33,7 @@ from mjstats.studies.dask_backend import check_address, connect
 from mjstats.studies.play import _options_param
 
 __all__ = ["RUN", "BackgroundWriter", "check_options", "complete", "complete_marks",
-           "portable", "prepare", "restore", "run_tasks", "write_part"]  # fmt: skip
+           "portable", "prepare", "restore", "run_tasks", "settle", "write_part"]  # fmt: skip
 
 RUN = "run.json"
 
@@ -163,8 +165,9 @@ def prepare(out: Path, params: dict[str, Any], resume: bool, *, command: str = "
             stem: str = "shard", outputs: tuple[str, ...] = ()) -> None:  # fmt: skip
     """Make ``out`` ready for a run of ``mjstats <command>``: a fresh run clears what an
     earlier run wrote there (its parts ``stem-*``, their marks, ``run.json`` and the
-    ``outputs`` patterns) and records ``params`` in ``run.json``; a resumed run checks
-    that ``run.json`` holds the same parameters.
+    ``outputs`` patterns: moved aside at once and removed on a thread, which the run
+    waits for before it returns with :func:`settle`) and records ``params`` in
+    ``run.json``; a resumed run checks that ``run.json`` holds the same parameters.
 
     Raises
     ------
@@ -195,10 +198,55 @@ def prepare(out: Path, params: dict[str, Any], resume: bool, *, command: str = "
             )
         return
     out.mkdir(parents=True, exist_ok=True)
-    for pattern in (f"{stem}-*", RUN, *outputs):
-        for old in out.glob(pattern):
-            old.unlink()
+    old = [p for pattern in (f"{stem}-*", RUN, *outputs) for p in out.glob(pattern)]
+    _clear(out, old)
     atomic_write_bytes(path, json.dumps({"format": fmt, "params": params}).encode())
+
+
+_ASIDE = ".mjstats-cleared-"  # a folder inside the run's, of files being removed
+_CLEARING: dict[Path, threading.Thread] = {}
+
+
+def _clear(out: Path, paths: list[Path]) -> None:
+    """Move ``paths`` out of the run's way at once (renames into a hidden folder of
+    ``out``) and remove them on a thread while the run computes: removing a large
+    run's files waits on the disk (0.3 s for 1.6 GB here, almost no CPU). Folders left
+    aside by a run that was killed are removed with them. :func:`settle` waits."""
+    settle(out)
+    leftovers = list(out.glob(_ASIDE + "*"))
+    if paths:
+        aside = Path(tempfile.mkdtemp(prefix=_ASIDE, dir=out))
+        for p in paths:
+            p.rename(aside / p.name)
+        leftovers.append(aside)
+    if leftovers:
+        # not a daemon: an exiting interpreter finishes the removal rather than leave it
+        thread = threading.Thread(target=_remove, args=(leftovers,), name="mjstats-clear")
+        thread.start()
+        _CLEARING[out.resolve()] = thread
+
+
+def _remove(folders: list[Path]) -> None:
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def settle(out: Path) -> None:
+    """Wait until the files that :func:`prepare` cleared from ``out`` are removed (a
+    run calls it before it returns, so the folder then holds only the new run).
+
+    Examples
+    --------
+    >>> out = Path(tempfile.mkdtemp())
+    >>> _ = write_part(out, 0, "shard-00000.txt", b"old", {"games": 1})
+    >>> prepare(out, {"games": 2}, resume=False)
+    >>> settle(out)
+    >>> sorted(p.name for p in out.iterdir())
+    ['run.json']
+    """
+    thread = _CLEARING.pop(out.resolve(), None)
+    if thread is not None:
+        thread.join()
 
 
 def portable(ds: DecisionSet) -> tuple:
