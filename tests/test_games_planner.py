@@ -3,7 +3,9 @@
 Every game it plays keeps the engine's invariants and every win is legal (an
 illegal claim or discard would stop the games with a ``GameError``); the needs of
 its two new fan targets equal a plain enumeration of their blocks; it pungs where
-a pung opens 混一色 + 碰碰和 and passes a chow that breaks it; the other built-in
+a pung opens 混一色 + 碰碰和 and passes a chow that breaks it; near a win its ready
+discard, its look-ahead and its claims at equal need follow the values the scorer
+gives (every discard, wait and claim scored in the tests); the other built-in
 policies are unchanged (benchmarks/games_fingerprint.py).
 """
 
@@ -15,18 +17,21 @@ import numpy as np
 import pytest
 from conftest import scaled
 from games_invariants import check_played
+from test_play import near_complete_hands
 
+import mjstats
 from mjstats.games import discard_policies as P
 from mjstats.games import play_games
 from mjstats.games.planner import planner_response
-from mjstats.games.plans import all_types_need, half_flush_pungs_need, plan_need
+from mjstats.games.plans import all_types_need, half_flush_pungs_need, plan_need, planner_discard
 from mjstats.games.policies import fan_aware_response, new_work
-from mjstats.games.state import A_CHOW, A_PASS, A_PUNG, action
+from mjstats.games.state import A_CHOW, A_PASS, A_PUNG, POLICY_PLANNER, action
 from mjstats.games.views import N_VIEW, V_HAND, V_LAST_TILE, V_SEAT, V_UNSEEN, V_WALL_LEFT
 from mjstats.kernels.decompose import suit_table
+from mjstats.kernels.shanten import shanten_one, useful_one
 from mjstats.kernels.tables import get_tables
 from mjstats.rules import get_ruleset
-from mjstats.tiles import parse_tiles
+from mjstats.tiles import TILES, format_tiles, parse_tiles
 
 MCR = get_ruleset("mcr")
 INF = 10**6
@@ -133,6 +138,169 @@ def test_melds_worth_the_minimum_make_the_plain_hand_a_plan():
     unseen[8] += 3
     unseen[4] -= 3
     assert int(plan_need(counts, melds, 3, unseen, ctx, get_tables(), work)) > 2
+
+
+# ---------------------------------------------------------------- near a win
+def ready_value(counts, unseen, tab, melds=""):
+    """``(value, copies)`` of ready ``counts`` (13 tiles with ``melds``, hand text such
+    as ``"[123s]"``): what its legal winning copies are paid, each once self-drawn
+    (3 x (8 + fan)) and thrice on a discard (24 + fan), and the copies that win
+    self-drawn (fan-aware's measure); oracle: ``mjstats.score``."""
+    sh, mask = useful_one(counts, melds.count("["), 31, tab)
+    value = copies = 0
+    for w in range(34):
+        if sh != 0 or not (int(mask) >> w) & 1 or unseen[w] == 0:
+            continue
+        text = f"{melds} {format_tiles(counts)}+{TILES[w]}"
+        last = int(unseen[w]) + int(counts[w]) == 1  # the other three copies visible: 和绝张
+        drawn = mjstats.score(text, self_drawn=True, last_of_kind=last)
+        won = mjstats.score(text, self_drawn=False, last_of_kind=last)
+        copies += int(unseen[w]) * drawn.legal
+        value += int(unseen[w]) * (3 * (8 + drawn.total) if drawn.legal else 0)
+        value += 3 * int(unseen[w]) * (24 + won.total if won.legal else 0)
+    return value, copies
+
+
+def best_ready_value(counts, unseen, tab, melds=""):
+    """The largest :func:`ready_value` over the discards of ``counts`` (14 tiles)."""
+    best = 0
+    for e in np.flatnonzero(counts):
+        counts[e] -= 1
+        best = max(best, ready_value(counts, unseen, tab, melds)[0])
+        counts[e] += 1
+    return best
+
+
+def hands_at_shanten(rng, n, shanten, tab):
+    """The hands of 13 tiles at ``shanten`` among ``n`` random complete hands with one
+    tile swapped and one taken away."""
+    for counts in near_complete_hands(rng, n):
+        counts = counts.astype(np.uint8)
+        counts[int(rng.choice(np.flatnonzero(counts)))] -= 1
+        if shanten_one(counts, 0, 31, tab) == shanten:
+            yield counts
+
+
+def planner_kit():
+    """Shanten tables, a planner seat's context (three opponents), its scratch, no melds."""
+    ctx = P.policy_context(MCR, POLICY_PLANNER)
+    ctx[P.CTX_DISCARD_WINS] = 3
+    work, _ = new_work(len(MCR.fans), suit_table())
+    return get_tables(), ctx, work, np.zeros((4, 2), np.uint8)
+
+
+def test_planner_takes_the_ready_hand_worth_most():
+    # fan-aware takes the ready discard with the most legal winning copies; the
+    # planner weighs each copy by what its win is paid, so a rarer wait that pays
+    # more can win: its discard must reach the largest value the scorer gives
+    tab, ctx, work, melds = planner_kit()
+    rng = np.random.default_rng(32)
+    checked = differs = 0
+    for counts in near_complete_hands(rng, scaled(400)):
+        if shanten_one(counts, 0, 31, tab) == -1:
+            continue
+        counts = counts.astype(np.uint8)
+        unseen = (4 - counts).astype(np.int64)
+        found = {}
+        for t in np.flatnonzero(counts):
+            counts[t] -= 1
+            found[t] = ready_value(counts, unseen, tab)
+            counts[t] += 1
+        best = max(v for v, _ in found.values())
+        if best == 0:
+            continue
+        checked += 1
+        d = planner_discard(counts, melds, 0, 0, unseen, 20, ctx, tab, work)
+        assert found[d][0] == best, format_tiles(counts)
+        differs += found[d][1] < max(c for _, c in found.values())
+    assert checked >= scaled(400) // 4
+    assert differs > 0  # some hands' most copies pay less: the two measures differ
+
+
+def test_planner_look_ahead_counts_the_pungs_that_reach_ready():
+    # one draw from ready, the planner weighs each unseen copy of a tile u by what the
+    # ready hands it leads to are worth: drawn, and punged from any of three
+    # opponents; oracle: the scorer on every hand
+    tab, ctx, work, melds = planner_kit()
+    rng = np.random.default_rng(34)
+    checked = claimed = 0
+    for counts in hands_at_shanten(rng, scaled(60), 1, tab):
+        unseen = (4 - counts).astype(np.int64)
+        want = 0
+        for u in np.flatnonzero(unseen):
+            after = unseen.copy()
+            after[u] -= 1
+            reach = best_ready_value(_with(counts, u), after, tab)
+            for act, left, meld in claim_hands(counts, u):
+                if act // 64 == A_PUNG:
+                    value = best_ready_value(left, after, tab, meld)
+                    reach += 3 * value
+                    claimed += value > 0
+            want += int(unseen[u]) * reach
+        scratch = np.zeros(34, np.int64)
+        got = P._legal_ready_draws(counts, melds, 0, unseen, ctx, tab, work, scratch, True)
+        assert got == want, format_tiles(counts)
+        checked += 1
+    assert checked >= scaled(60) // 4 and claimed > 0
+
+
+def test_a_ready_planner_claims_when_the_hand_it_leaves_pays_more():
+    # a ready hand meets a discard of a simple it could chow or pung: a claim is a
+    # free exchange of tiles, taken when some discard after it leaves a ready hand
+    # whose legal outs are worth more than the hand's own (the best such claim), else
+    # pass; oracle: the scorer on every discard and wait
+    tab = get_tables()
+    rng = np.random.default_rng(33)
+    checked = claimed = 0
+    for counts in hands_at_shanten(rng, scaled(150), 0, tab):
+        for t in range(27):
+            if t % 9 in (0, 8) or counts[t] == 4 or shanten_one(_with(counts, t), 0, 31, tab) < 0:
+                continue  # terminals' pungs score (their own rule); a win is declared
+            unseen = (4 - counts).astype(np.int64)
+            unseen[t] -= 1
+            before = ready_value(counts, unseen, tab)[0]
+            if before == 0:
+                break
+            acts, values = [action(A_PASS, 0)], [before]
+            for act, left, meld in claim_hands(counts, t):
+                acts.append(act)
+                values.append(best_ready_value(left, unseen, tab, meld))
+            if len(acts) == 1:
+                continue
+            checked += 1
+            want = acts[int(np.argmax(values))]
+            assert _answer(planner_response, format_tiles(counts), t, acts) == want, (
+                format_tiles(counts), TILES[t], values)  # fmt: skip
+            claimed += want != acts[0]
+    assert checked >= scaled(150) // 2
+    assert 0 < claimed < checked
+
+
+def _with(counts, *tiles):
+    out = counts.copy()
+    for t in tiles:
+        out[t] += 1
+    return out
+
+
+def claim_hands(counts, t):
+    """``(action, tiles left, meld text)`` of each chow and the pung of a discarded ``t``
+    that ``counts`` could make (by hand, from the rules: a chow of the suit around ``t``
+    with the other two tiles held, a pung with two held)."""
+    out = []
+    first = t - t % 9
+    for lo in range(max(t - 2, first), min(t, first + 6) + 1) if t < 27 else ():
+        rest = [x for x in (lo, lo + 1, lo + 2) if x != t]
+        if all(counts[x] for x in rest):
+            left = counts.copy()
+            left[rest] -= 1
+            meld = format_tiles(_with(np.zeros(34, np.uint8), lo, lo + 1, lo + 2))
+            out.append((action(A_CHOW, lo + 1), left, f"[{meld}]"))
+    if counts[t] >= 2:
+        left = counts.copy()
+        left[t] -= 2
+        out.append((action(A_PUNG, t), left, f"[{TILES[t][0] * 3}{TILES[t][1]}]"))
+    return out
 
 
 # ---------------------------------------------------------------- claims

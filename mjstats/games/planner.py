@@ -12,7 +12,12 @@ after which a legal win is nearest (:func:`mjstats.games.plans.exact_need`: exac
 when ready or one draw from ready, the nearest plan before), when it is strictly
 nearer than without the claim; at equal distance, an open hand's exposed kong, or a
 pung of an honour or a terminal (it adds its fans) whose best discard leaves more
-useful copies than passing; else pass.
+useful copies than passing; near a win (exact need 1 or 2), the claim at equal
+need whose hand is expected to bring more (the value of its legal outs, each
+weighed by what its win is paid, or of its two-draw look-ahead); else pass.
+Ready and one step from ready, the discards are weighed by the same value (the
+look-ahead counting the pungs that reach a ready hand too, with the open hand's
+value): :func:`mjstats.games.plans.planner_discard`.
 
 The plans' values come from the ruleset's own table (a fan it lacks is worth 0),
 so a profile reaches them, and in a ruleset without a minimum (two-player) every
@@ -57,6 +62,35 @@ def _acceptance_after_discard(counts, n, unseen, pctx, tab, pw):
 
 
 @hjit
+def _near_value(counts, melds, n, unseen, pctx, tab, pw, need):
+    """What a hand of 3k+1 tiles at exact need 1 (ready) or 2 is expected to bring:
+    the value of its legal outs (:func:`~mjstats.games.discard_policies.legal_outs`),
+    or the two-draw look-ahead's (:func:`~mjstats.games.discard_policies._legal_ready_draws`,
+    its draws only: every discard of the others is answered, and the claims' routes
+    weighed here too would cost the games more speed than they can spare)."""
+    if need == 1:
+        _, waits = P.useful_one(counts, n, pctx[P.CTX_FORMS], tab)
+        _, _, value = P.legal_outs(counts, melds, n, waits, unseen, pctx, pw)
+        return value
+    return P._legal_ready_draws(counts, melds, n, unseen, pctx, tab, pw, pw[P.W_AUX], False)
+
+
+@hjit
+def _near_value_after(counts, melds, n, unseen, pctx, tab, pw, need):
+    """:func:`_near_value` of a hand of 3k+2 tiles after its best discard at ``need``."""
+    after = pw[P.W_NEED]
+    P.discard_needs(counts, n, pctx[P.CTX_FORMS], tab, after)
+    best = 0
+    for e in range(34):
+        if counts[e] == 0 or after[e] != need:
+            continue
+        counts[e] -= 1
+        best = max(best, _near_value(counts, melds, n, unseen, pctx, tab, pw, need))
+        counts[e] += 1
+    return best
+
+
+@hjit
 def planner_own(view, acts, n_acts, pctx, tab, pw):
     """Own turn of the ``planner`` policy (see the module)."""
     for i in range(n_acts):
@@ -87,11 +121,15 @@ def planner_response(view, acts, n_acts, pctx, tab, pw):
         opened = opened or melds[m, 0] != 4
     choice = acts[0]
     t = view[V_LAST_TILE]
+    near = bar == 1 or (bar == 2 and left >= 2)  # bar is exact: worth weighing
+    level = 0  # bit i: claim i leaves the need where it is
     for i in range(1, n_acts):
         _claim_apply(counts, melds, n, acts[i], t, -1)
         need = exact_need(counts, melds, n + 1, unseen, left, pctx, tab, pw)
         _claim_apply(counts, melds, n, acts[i], t, 1)
         kind = acts[i] // 64
+        if need == bar and kind != A_KONG:
+            level |= 1 << i
         # a pung of an honour or a terminal adds its fans (箭刻, 风刻, 幺九刻) at no
         # cost in distance: taken at equal need when it widens the acceptance, as any
         # pung would be with PUNG_TIES
@@ -110,5 +148,19 @@ def planner_response(view, acts, n_acts, pctx, tab, pw):
             tie = after > _acceptance(counts, n, unseen, pctx, tab)
         if need < bar or tie:
             bar = need
+            choice = acts[i]
+    if choice != acts[0] or not near or level == 0:
+        return choice
+    # near a win a claim at the same need is a free exchange of tiles: taken when
+    # the hand it leaves is expected to bring more (more outs, or outs that pay more)
+    best = _near_value(counts, melds, n, unseen, pctx, tab, pw, bar)
+    for i in range(1, n_acts):
+        if not (level >> i) & 1:
+            continue
+        _claim_apply(counts, melds, n, acts[i], t, -1)
+        value = _near_value_after(counts, melds, n + 1, unseen, pctx, tab, pw, bar)
+        _claim_apply(counts, melds, n, acts[i], t, 1)
+        if value > best:
+            best = value
             choice = acts[i]
     return choice

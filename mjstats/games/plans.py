@@ -375,11 +375,17 @@ def plan_choice(counts, melds, n_melds, unseen, ctx, tab, work, need, plain):
 @hjit
 def planner_discard(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab, work):
     """The planner's discard: as :func:`~mjstats.games.discard_policies.fan_aware`
-    when ready or one step from ready (exact legal winning copies), else
-    :func:`plan_choice` over the planner's plans."""
+    when ready or one step from ready (exact: the value of the legal winning copies
+    and of the look-ahead, pungs included), and when some discard is ready but
+    none with a legal win, the best look-ahead of the discards one step from ready;
+    else :func:`plan_choice` over the planner's plans."""
     need = work[P.W_NEED]
     plain = P.discard_needs(counts, n_melds, ctx[P.CTX_FORMS], tab, need)
     choice = P.near_ready_choice(counts, melds, n_melds, unseen, draws_left, ctx, tab, work, plain)
+    if choice < 0 and plain == 1 and draws_left >= 2:
+        choice = P._lookahead_choice(counts, melds, n_melds, unseen, ctx, tab, work, need)
+        if choice >= 0:
+            plain = 2
     if choice >= 0:
         work[P.W_INFO][P.INFO_NEED] = plain
         return choice
@@ -389,38 +395,45 @@ def planner_discard(counts, melds, n_melds, drawn, unseen, draws_left, ctx, tab,
 
 
 @hjit
+def _near_legal(counts, melds, n_melds, unseen, draws_left, ctx, tab, work, plain):
+    """Whether a hand of 3k+1 tiles at plain need 1 has a legal winning copy, or at
+    plain need 2 (two draws or more left) a draw leading to a ready hand with one."""
+    if plain == 1:
+        _, waits = P.useful_one(counts, n_melds, ctx[P.CTX_FORMS], tab)
+        legal, _, _ = P.legal_outs(counts, melds, n_melds, waits, unseen, ctx, work)
+        return legal > 0
+    if plain == 2 and draws_left >= 2:
+        return P.has_legal_ready_draw(counts, melds, n_melds, unseen, ctx, tab, work, work[P.W_AUX])
+    return False
+
+
+@hjit
 def exact_need(counts, melds, n_melds, unseen, draws_left, ctx, tab, work):
     """The draws the hand still needs to a legal win: exact (every winning tile
     scored) when it is ready or one draw from ready, else :func:`plan_need`.
 
     A hand of 3k+1 tiles is ready with a legal winning tile (1), or one draw from
-    a ready hand with one (2: :func:`~mjstats.games.discard_policies._legal_ready_draws`);
-    a hand of 3k+2 tiles (after a claim) is judged after its best discard
-    (:func:`~mjstats.games.discard_policies.near_ready_choice`). A near-ready hand
-    without a legal win in reach falls to its plans.
+    a ready hand with one (2: :func:`~mjstats.games.discard_policies.has_legal_ready_draw`);
+    a hand of 3k+2 tiles (after a claim) is judged after its discards of the least
+    plain need. A near-ready hand without a legal win in reach falls to its plans.
     """
     forms = ctx[P.CTX_FORMS]
     tiles = 0
     for t in range(34):
         tiles += counts[t]
     if tiles % 3 == 2:
-        plain = P.discard_needs(counts, n_melds, forms, tab, work[P.W_NEED])
-        if (
-            P.near_ready_choice(counts, melds, n_melds, unseen, draws_left, ctx, tab, work, plain)
-            >= 0
-        ):
-            return plain
+        need = work[P.W_NEED]
+        plain = P.discard_needs(counts, n_melds, forms, tab, need)
+        for e in range(34):
+            if plain > 2 or need[e] != plain:
+                continue
+            counts[e] -= 1
+            found = _near_legal(counts, melds, n_melds, unseen, draws_left, ctx, tab, work, plain)
+            counts[e] += 1
+            if found:
+                return plain
     else:
         plain = P.hand_need(counts, n_melds, forms, tab)
-        if plain == 1:
-            _, waits = P.useful_one(counts, n_melds, forms, tab)
-            legal, _ = P.legal_outs(counts, melds, n_melds, waits, unseen, ctx, work)
-            if legal > 0:
-                return 1
-        elif plain == 2 and draws_left >= 2:
-            if (
-                P._legal_ready_draws(counts, melds, n_melds, unseen, ctx, tab, work, work[P.W_AUX])
-                > 0
-            ):
-                return 2
+        if _near_legal(counts, melds, n_melds, unseen, draws_left, ctx, tab, work, plain):
+            return plain
     return plan_need(counts, melds, n_melds, unseen, ctx, tab, work)
