@@ -103,39 +103,15 @@ def _write_zip(out, arrays: dict[str, np.ndarray]) -> None:
         body = a.reshape(-1).view(np.uint8)
         crc = _crc32(body, _crc32(header))
         size = len(header) + len(body)
-        out.write(
-            _LOCAL.pack(
-                0x04034B50, 45, 0, 0, 0, _DOS_DATE, crc, _FF32, _FF32, len(key), _LOCAL_EXTRA.size
-            )
-            + key
-            + _LOCAL_EXTRA.pack(1, 16, size, size)
-        )
+        out.write(_LOCAL.pack(0x04034B50, 45, 0, 0, 0, _DOS_DATE, crc, _FF32, _FF32, len(key),
+                              _LOCAL_EXTRA.size)
+                  + key + _LOCAL_EXTRA.pack(1, 16, size, size))  # fmt: skip
         out.write(header)
         if len(body):
             out.write(body)
-        central.append(
-            _CENTRAL.pack(
-                0x02014B50,
-                45,
-                45,
-                0,
-                0,
-                0,
-                _DOS_DATE,
-                crc,
-                _FF32,
-                _FF32,
-                len(key),
-                _CENTRAL_EXTRA.size,
-                0,
-                0,
-                0,
-                0,
-                _FF32,
-            )
-            + key
-            + _CENTRAL_EXTRA.pack(1, 24, size, size, offset - start)
-        )
+        central.append(_CENTRAL.pack(0x02014B50, 45, 45, 0, 0, 0, _DOS_DATE, crc, _FF32, _FF32,
+                                     len(key), _CENTRAL_EXTRA.size, 0, 0, 0, 0, _FF32)
+                       + key + _CENTRAL_EXTRA.pack(1, 24, size, size, offset - start))  # fmt: skip
     cd_at = out.tell() - start
     cd = b"".join(central)
     n = len(central)
