@@ -141,11 +141,11 @@ def test_melds_worth_the_minimum_make_the_plain_hand_a_plan():
 
 
 # ---------------------------------------------------------------- near a win
-def ready_value(counts, unseen, tab, melds=""):
+def ready_value(counts, unseen, tab, melds="", seat_wind=0):
     """``(value, copies)`` of ready ``counts`` (13 tiles with ``melds``, hand text such
-    as ``"[123s]"``): what its legal winning copies are paid, each once self-drawn
-    (3 x (8 + fan)) and thrice on a discard (24 + fan), and the copies that win
-    self-drawn (fan-aware's measure); oracle: ``mjstats.score``."""
+    as ``"[123s]"``, at ``seat_wind``): what its legal winning copies are paid, each once
+    self-drawn (3 x (8 + fan)) and thrice on a discard (24 + fan), and the copies that
+    win self-drawn (fan-aware's measure); oracle: ``mjstats.score``."""
     sh, mask = useful_one(counts, melds.count("["), 31, tab)
     value = copies = 0
     for w in range(34):
@@ -153,20 +153,20 @@ def ready_value(counts, unseen, tab, melds=""):
             continue
         text = f"{melds} {format_tiles(counts)}+{TILES[w]}"
         last = int(unseen[w]) + int(counts[w]) == 1  # the other three copies visible: 和绝张
-        drawn = mjstats.score(text, self_drawn=True, last_of_kind=last)
-        won = mjstats.score(text, self_drawn=False, last_of_kind=last)
+        drawn = mjstats.score(text, self_drawn=True, last_of_kind=last, seat_wind=seat_wind)
+        won = mjstats.score(text, self_drawn=False, last_of_kind=last, seat_wind=seat_wind)
         copies += int(unseen[w]) * drawn.legal
         value += int(unseen[w]) * (3 * (8 + drawn.total) if drawn.legal else 0)
         value += 3 * int(unseen[w]) * (24 + won.total if won.legal else 0)
     return value, copies
 
 
-def best_ready_value(counts, unseen, tab, melds=""):
+def best_ready_value(counts, unseen, tab, melds="", seat_wind=0):
     """The largest :func:`ready_value` over the discards of ``counts`` (14 tiles)."""
     best = 0
     for e in np.flatnonzero(counts):
         counts[e] -= 1
-        best = max(best, ready_value(counts, unseen, tab, melds)[0])
+        best = max(best, ready_value(counts, unseen, tab, melds, seat_wind)[0])
         counts[e] += 1
     return best
 
@@ -238,10 +238,49 @@ def test_planner_look_ahead_counts_the_pungs_that_reach_ready():
                     claimed += value > 0
             want += int(unseen[u]) * reach
         scratch = np.zeros(34, np.int64)
-        got = P._legal_ready_draws(counts, melds, 0, unseen, ctx, tab, work, scratch, True)
+        got = P._legal_ready_draws(counts, melds, 0, unseen, ctx, tab, work, scratch, True, -1)
         assert got == want, format_tiles(counts)
         checked += 1
     assert checked >= scaled(60) // 4 and claimed > 0
+
+
+def test_the_look_ahead_memo_gives_what_each_hand_alone_gives():
+    # the look-aheads of a 14-tile hand's discards share a memo of the ready hands
+    # they reach (H - t + u - e is H - e + u - t): with it, each discard's look-ahead,
+    # draws and pungs, for the planner and for fan-aware, must equal its look-ahead
+    # alone, and a memo of another hand (an earlier generation) must never be read
+    tab, ctx, work, melds = planner_kit()
+    plain_ctx = P.policy_context(MCR, 0)
+    rng = np.random.default_rng(35)
+    scratch = np.zeros(34, np.int64)
+    checked = shared = stored = 0
+    for counts in hands_at_shanten(rng, scaled(120), 1, tab):
+        u0 = int(rng.choice(np.flatnonzero(counts < 4)))
+        counts = _with(counts, u0)  # 14 tiles, one draw from ready at best
+        unseen = (4 - counts).astype(np.int64)
+        for c, claims in ((ctx, True), (ctx, False), (plain_ctx, False)):
+            P.new_memo_generation(work[P.W_MEMO])
+            for t in np.flatnonzero(counts):
+                counts[t] -= 1
+                if shanten_one(counts, 0, 31, tab) == 1:
+                    memo = P._legal_ready_draws(
+                        counts, melds, 0, unseen, c, tab, work, scratch, claims, t
+                    )
+                    alone = P._legal_ready_draws(
+                        counts, melds, 0, unseen, c, tab, work, scratch, claims, -1
+                    )
+                    assert memo == alone, format_tiles(counts)
+                    shared += memo > 0
+                counts[t] += 1
+            memo = work[P.W_MEMO]
+            stored += int((memo[: P.MEMO_GEN] >> 32 == memo[P.MEMO_GEN]).sum())
+        checked += 1
+    assert checked >= scaled(120) // 8 and shared > 0 and stored > 0
+    memo = work[P.W_MEMO]
+    memo[:] = 7
+    memo[P.MEMO_GEN] = (1 << 31) - 1  # the last generation: the next one starts afresh
+    P.new_memo_generation(memo)
+    assert memo[P.MEMO_GEN] == 1 and not memo[: P.MEMO_GEN].any()
 
 
 def test_a_ready_planner_claims_when_the_hand_it_leaves_pays_more():
@@ -253,18 +292,13 @@ def test_a_ready_planner_claims_when_the_hand_it_leaves_pays_more():
     rng = np.random.default_rng(33)
     checked = claimed = 0
     for counts in hands_at_shanten(rng, scaled(150), 0, tab):
-        for t in range(27):
-            if t % 9 in (0, 8) or counts[t] == 4 or shanten_one(_with(counts, t), 0, 31, tab) < 0:
-                continue  # terminals' pungs score (their own rule); a win is declared
-            unseen = (4 - counts).astype(np.int64)
-            unseen[t] -= 1
-            before = ready_value(counts, unseen, tab)[0]
+        for t, unseen in simple_discards(counts):
+            if shanten_one(_with(counts, t), 0, 31, tab) < 0:
+                continue  # a win is declared
+            before = ready_value(counts, unseen, tab, seat_wind=1)[0]
             if before == 0:
                 break
-            acts, values = [action(A_PASS, 0)], [before]
-            for act, left, meld in claim_hands(counts, t):
-                acts.append(act)
-                values.append(best_ready_value(left, unseen, tab, meld))
+            acts, values = claims_worth(counts, t, unseen, tab, before)
             if len(acts) == 1:
                 continue
             checked += 1
@@ -276,11 +310,55 @@ def test_a_ready_planner_claims_when_the_hand_it_leaves_pays_more():
     assert 0 < claimed < checked
 
 
+def test_the_planner_claims_the_ready_hand_worth_most():
+    # one draw from ready, a discard it can chow or pung in more than one way to a
+    # ready hand with a legal win: it takes one of the claims (each is nearer than
+    # passing), the one whose ready hand's legal outs are worth most; oracle: the
+    # scorer on every claim, discard and wait
+    tab = get_tables()
+    rng = np.random.default_rng(36)
+    checked = single = 0
+    for counts in hands_at_shanten(rng, scaled(300), 1, tab):
+        for t, unseen in simple_discards(counts):
+            acts, values = claims_worth(counts, t, unseen, tab, 0)
+            ready = sum(v > 0 for v in values)
+            if not ready:
+                continue
+            got = _answer(planner_response, format_tiles(counts), t, acts)
+            assert values[acts.index(got)] == max(values), (
+                format_tiles(counts), TILES[t], values)  # fmt: skip
+            checked += ready > 1
+            single += ready == 1
+    assert checked >= scaled(300) // 20 and single > 0
+
+
 def _with(counts, *tiles):
     out = counts.copy()
     for t in tiles:
         out[t] += 1
     return out
+
+
+def simple_discards(counts):
+    """Each simple ``t`` (2 to 8: terminals' pungs score, their own rule) another seat
+    could discard beside ``counts``, and the unseen copies once it is."""
+    for t in range(27):
+        if t % 9 in (0, 8) or counts[t] == 4:
+            continue
+        unseen = (4 - counts).astype(np.int64)
+        unseen[t] -= 1
+        yield t, unseen
+
+
+def claims_worth(counts, t, unseen, tab, passing):
+    """``(actions, values)`` of the answers to a discarded ``t``: pass, worth
+    ``passing``, and each claim of :func:`claim_hands`, worth the most a ready hand it
+    leaves brings (:func:`best_ready_value` at seat 1's wind, as :func:`_answer`)."""
+    acts, values = [action(A_PASS, 0)], [passing]
+    for act, left, meld in claim_hands(counts, t):
+        acts.append(act)
+        values.append(best_ready_value(left, unseen, tab, meld, seat_wind=1))
+    return acts, values
 
 
 def claim_hands(counts, t):

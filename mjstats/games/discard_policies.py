@@ -217,7 +217,14 @@ W_SCORE = 3  # scorer scratch (tuple, see mjstats.rulesets.mcr.kernel.new_work)
 W_FANS = 4  # uint8 (n_fans,): fan counts of the last scored hand
 W_TARGET = 5  # int64 (MAX_TARGETS, 4): fan-aware targets
 W_TMP = 6  # uint8 (34,): scratch hand
+W_MEMO = 7  # int64 (MEMO_SIZE,): the look-ahead's memo of ready hands (see _best_ready)
 INFO_NEED = 0
+
+MEMO_GEN = 34 * 34 * 34
+"""Index in ``W_MEMO`` of its generation; entry ``(u * 34 + a) * 34 + b`` holds
+``generation << 32 | value`` (valid in its generation only; a ready hand's value,
+copies x payment, stays far below 2**32)."""
+MEMO_SIZE = MEMO_GEN + 1
 
 NO_NEED = 128
 """Need reported where a discard is impossible (tile not held) or no form is reachable."""
@@ -407,7 +414,8 @@ def new_policy_work(n_fans, suits):
     ``W_INFO`` int64 (8,) (``INFO_NEED``: the need of the hand the policy
     leaves, or -1); ``W_SCORE`` scorer scratch; ``W_FANS`` uint8 (n_fans,) the
     fans of the last scored hand; ``W_TARGET`` int64 (MAX_TARGETS, 4) for the
-    fan-aware targets; ``W_TMP`` uint8 (34,) a scratch hand. User policies
+    fan-aware targets; ``W_TMP`` uint8 (34,) a scratch hand; ``W_MEMO`` int64
+    (:data:`MEMO_SIZE`,) the look-ahead's memo (:func:`new_memo_generation`). User policies
     may use ``W_NEED``, ``W_AUX``, ``W_TARGET`` and ``W_TMP`` freely. ``suits``
     is :func:`mjstats.kernels.decompose.suit_table` (for the scorer).
     """
@@ -419,6 +427,7 @@ def new_policy_work(n_fans, suits):
         np.zeros(n_fans, np.uint8),
         np.zeros((MAX_TARGETS, 4), np.int64),
         np.zeros(34, np.uint8),
+        np.zeros(MEMO_SIZE, np.int64),
     )
 
 
@@ -1053,21 +1062,56 @@ def legal_outs(counts, melds, n_melds, waits, unseen, ctx, work):
     return legal, fan_copies, value
 
 
+@hjit
+def ready_outs(counts, melds, n_melds, unseen, ctx, tab, work):
+    """:func:`legal_outs` of a ready hand of 3k+1 tiles, its waits found here."""
+    _, waits = useful_one(counts, n_melds, ctx[CTX_FORMS], tab)
+    return legal_outs(counts, melds, n_melds, waits, unseen, ctx, work)
+
+
+@ijit
+def new_memo_generation(memo):
+    """Make every entry of the look-ahead's memo ``memo`` (``work[W_MEMO]``) stale: called
+    before the look-aheads of the hands one discard from one hand, which share it."""
+    gen = memo[MEMO_GEN] + 1
+    if gen >= 1 << 31:  # a new start once in two billion hands, so stamps never repeat
+        for i in range(MEMO_GEN):
+            memo[i] = 0
+        gen = 1
+    memo[MEMO_GEN] = gen
+
+
 @jit
-def _best_ready(counts, melds, n_melds, unseen, ctx, tab, work, out_need, by_value):
+def _best_ready(counts, melds, n_melds, unseen, ctx, tab, work, out_need, by_value, u, t):
     """The most a hand of 3k+2 tiles is worth after a discard that leaves it ready: its
-    unseen legal winning copies (``by_value``: their value, :func:`legal_outs`)."""
+    unseen legal winning copies (``by_value``: their value, :func:`legal_outs`).
+
+    With ``t`` >= 0 the hand is ``H - t + u`` for a hand ``H`` whose look-aheads share
+    the memo's generation (:func:`new_memo_generation`): the ready hand
+    ``H - t + u - e`` is ``H - e + u - t`` too, so its worth is kept under
+    ``(u, min(t, e), max(t, e))`` and scored once for both discards.
+    """
     forms = ctx[CTX_FORMS]
+    memo = work[W_MEMO]
+    gen = memo[MEMO_GEN]
     discard_needs(counts, n_melds, forms, tab, out_need)
     top = 0
     for e in range(34):
         if out_need[e] != 1:
             continue
+        key = -1
+        if t >= 0:
+            key = (u * 34 + min(t, e)) * 34 + max(t, e)
+            if memo[key] >> 32 == gen:
+                top = max(top, memo[key] & 0xFFFFFFFF)
+                continue
         counts[e] -= 1
-        _, waits = useful_one(counts, n_melds, forms, tab)
-        legal, _, value = legal_outs(counts, melds, n_melds, waits, unseen, ctx, work)
+        legal, _, value = ready_outs(counts, melds, n_melds, unseen, ctx, tab, work)
         counts[e] += 1
-        top = max(top, value if by_value else legal)
+        worth = value if by_value else legal
+        if key >= 0:
+            memo[key] = (gen << 32) | worth
+        top = max(top, worth)
     return top
 
 
@@ -1080,7 +1124,7 @@ def _punged_ready(counts, melds, n_melds, unseen, u, ctx, tab, work, out_need):
     counts[u] -= 2
     melds[n_melds, 0] = 2
     melds[n_melds, 1] = u
-    value = _best_ready(counts, melds, n_melds + 1, unseen, ctx, tab, work, out_need, True)
+    value = _best_ready(counts, melds, n_melds + 1, unseen, ctx, tab, work, out_need, True, u, -1)
     melds[n_melds, 0] = 0
     melds[n_melds, 1] = 0
     counts[u] += 2
@@ -1088,7 +1132,7 @@ def _punged_ready(counts, melds, n_melds, unseen, u, ctx, tab, work, out_need):
 
 
 @jit
-def _legal_ready_draws(counts, melds, n_melds, unseen, ctx, tab, work, out_need, claims):
+def _legal_ready_draws(counts, melds, n_melds, unseen, ctx, tab, work, out_need, claims, t):
     """Two-step look-ahead of a hand one draw from ready (3k+1 tiles, shanten 1).
 
     For every useful draw ``u``, the best discard of ``counts + u`` is the one
@@ -1104,6 +1148,9 @@ def _legal_ready_draws(counts, melds, n_melds, unseen, ctx, tab, work, out_need,
     to ready, counted the same way on the left opponent's discards, gained
     +0.05 points a game against ``fan-aware``, within the noise of 20,000 walls,
     and cost 3 to 22 % of the games' speed in four alternated runs: left out.)
+
+    ``t``: the discard that left this hand, when the look-aheads of the hand's
+    siblings share the memo (:func:`_best_ready`); -1 for none.
     """
     forms = ctx[CTX_FORMS]
     by_value = ctx[CTX_DISCARD_WINS] > 0
@@ -1116,7 +1163,9 @@ def _legal_ready_draws(counts, melds, n_melds, unseen, ctx, tab, work, out_need,
             continue
         unseen[u] -= 1
         counts[u] += 1
-        reach = _best_ready(counts, melds, n_melds, unseen, ctx, tab, work, out_need, by_value)
+        reach = _best_ready(
+            counts, melds, n_melds, unseen, ctx, tab, work, out_need, by_value, u, t
+        )
         counts[u] -= 1
         # and its open hand scores no more than the concealed one but for 全求人 (the
         # fourth meld): a draw that reaches no legal win leaves no pung that does
@@ -1141,7 +1190,9 @@ def has_legal_ready_draw(counts, melds, n_melds, unseen, ctx, tab, work, out_nee
             continue
         unseen[u] -= 1
         counts[u] += 1
-        found = _best_ready(counts, melds, n_melds, unseen, ctx, tab, work, out_need, False) > 0
+        found = (
+            _best_ready(counts, melds, n_melds, unseen, ctx, tab, work, out_need, False, u, -1) > 0
+        )
         counts[u] -= 1
         unseen[u] += 1
     return found
@@ -1153,7 +1204,6 @@ def _ready_choice(counts, melds, n_melds, unseen, ctx, tab, work, need):
     legal winning copies (the planner's: the largest value of :func:`legal_outs`, so a
     wait of fewer copies that pays more can win), then copies x fan, then
     :data:`DISCARD_ORDER`; -1 if none has any."""
-    forms = ctx[CTX_FORMS]
     by_value = ctx[CTX_DISCARD_WINS] > 0
     choice = -1
     best_legal = 0
@@ -1162,8 +1212,7 @@ def _ready_choice(counts, melds, n_melds, unseen, ctx, tab, work, need):
         if need[t] != 1:
             continue
         counts[t] -= 1
-        _, waits = useful_one(counts, n_melds, forms, tab)
-        legal, fan_copies, value = legal_outs(counts, melds, n_melds, waits, unseen, ctx, work)
+        legal, fan_copies, value = ready_outs(counts, melds, n_melds, unseen, ctx, tab, work)
         counts[t] += 1
         if legal == 0:
             continue
@@ -1189,13 +1238,14 @@ def _lookahead_choice(counts, melds, n_melds, unseen, ctx, tab, work, need):
     """Among discards keeping a hand one draw from ready (``need[t] == 2``), the one with
     the largest :func:`_legal_ready_draws` (then :data:`DISCARD_ORDER`); -1 if all are 0."""
     scratch = work[W_AUX]
+    new_memo_generation(work[W_MEMO])
     choice = -1
     best = 0
     for t in range(34):
         if need[t] != 2:
             continue
         counts[t] -= 1
-        score = _legal_ready_draws(counts, melds, n_melds, unseen, ctx, tab, work, scratch, True)
+        score = _legal_ready_draws(counts, melds, n_melds, unseen, ctx, tab, work, scratch, True, t)
         counts[t] += 1
         if score > best or (
             score == best and score > 0 and DISCARD_ORDER[t] < DISCARD_ORDER[choice]

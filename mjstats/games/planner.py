@@ -10,11 +10,13 @@ after the chosen discard; else :func:`mjstats.games.plans.planner_discard`.
 Answer to a discard: win when legal; else the claim (chow, pung, exposed kong)
 after which a legal win is nearest (:func:`mjstats.games.plans.exact_need`: exact
 when ready or one draw from ready, the nearest plan before), when it is strictly
-nearer than without the claim; at equal distance, an open hand's exposed kong, or a
-pung of an honour or a terminal (it adds its fans) whose best discard leaves more
-useful copies than passing; near a win (exact need 1 or 2), the claim at equal
-need whose hand is expected to bring more (the value of its legal outs, each
-weighed by what its win is paid, or of its two-draw look-ahead); else pass.
+nearer than without the claim (when several are, near a win the one whose hand is
+expected to bring most, as below; else the first); at equal distance, an open
+hand's exposed kong, or a pung of an honour or a terminal (it adds its fans) whose
+best discard leaves more useful copies than passing; near a win (exact need 1 or
+2), the claim at equal need whose hand is expected to bring more (the value of its
+legal outs, each weighed by what its win is paid, or of its two-draw look-ahead);
+else pass.
 Ready and one step from ready, the discards are weighed by the same value (the
 look-ahead counting the pungs that reach a ready hand too, with the open hand's
 value): :func:`mjstats.games.plans.planner_discard`.
@@ -62,17 +64,16 @@ def _acceptance_after_discard(counts, n, unseen, pctx, tab, pw):
 
 
 @hjit
-def _near_value(counts, melds, n, unseen, pctx, tab, pw, need):
+def _near_value(counts, melds, n, unseen, pctx, tab, pw, need, t):
     """What a hand of 3k+1 tiles at exact need 1 (ready) or 2 is expected to bring:
     the value of its legal outs (:func:`~mjstats.games.discard_policies.legal_outs`),
     or the two-draw look-ahead's (:func:`~mjstats.games.discard_policies._legal_ready_draws`,
     its draws only: every discard of the others is answered, and the claims' routes
-    weighed here too would cost the games more speed than they can spare)."""
+    weighed here too would cost the games more speed than they can spare). ``t``: the
+    discard that left the hand, for the look-ahead's memo (-1 for none)."""
     if need == 1:
-        _, waits = P.useful_one(counts, n, pctx[P.CTX_FORMS], tab)
-        _, _, value = P.legal_outs(counts, melds, n, waits, unseen, pctx, pw)
-        return value
-    return P._legal_ready_draws(counts, melds, n, unseen, pctx, tab, pw, pw[P.W_AUX], False)
+        return P.ready_outs(counts, melds, n, unseen, pctx, tab, pw)[2]
+    return P._legal_ready_draws(counts, melds, n, unseen, pctx, tab, pw, pw[P.W_AUX], False, t)
 
 
 @hjit
@@ -80,14 +81,34 @@ def _near_value_after(counts, melds, n, unseen, pctx, tab, pw, need):
     """:func:`_near_value` of a hand of 3k+2 tiles after its best discard at ``need``."""
     after = pw[P.W_NEED]
     P.discard_needs(counts, n, pctx[P.CTX_FORMS], tab, after)
+    P.new_memo_generation(pw[P.W_MEMO])
     best = 0
     for e in range(34):
         if counts[e] == 0 or after[e] != need:
             continue
         counts[e] -= 1
-        best = max(best, _near_value(counts, melds, n, unseen, pctx, tab, pw, need))
+        best = max(best, _near_value(counts, melds, n, unseen, pctx, tab, pw, need, e))
         counts[e] += 1
     return best
+
+
+@hjit
+def _best_claim(counts, melds, n, unseen, pctx, tab, pw, acts, n_acts, t, which, need):
+    """Of the claims ``acts[i]`` with bit ``i`` of ``which`` set, each leaving exact need
+    ``need`` (1 or 2), the one with the largest :func:`_near_value_after` (the first of
+    equals), and that value."""
+    choice = -1
+    best = -1
+    for i in range(1, n_acts):
+        if not (which >> i) & 1:
+            continue
+        _claim_apply(counts, melds, n, acts[i], t, -1)
+        value = _near_value_after(counts, melds, n + 1, unseen, pctx, tab, pw, need)
+        _claim_apply(counts, melds, n, acts[i], t, 1)
+        if value > best:
+            best = value
+            choice = acts[i]
+    return choice, best
 
 
 @hjit
@@ -114,6 +135,7 @@ def planner_response(view, acts, n_acts, pctx, tab, pw):
     counts, melds, unseen, n = _own_hand(view, pw)
     left = view[V_WALL_LEFT]
     bar = exact_need(counts, melds, n, unseen, left, pctx, tab, pw)
+    start = bar
     # an open hand loses nothing by melding its concealed pung as a kong: 明杠 and a
     # replacement draw come free (a concealed hand would lose 门前清 / 不求人)
     opened = False
@@ -123,13 +145,16 @@ def planner_response(view, acts, n_acts, pctx, tab, pw):
     t = view[V_LAST_TILE]
     near = bar == 1 or (bar == 2 and left >= 2)  # bar is exact: worth weighing
     level = 0  # bit i: claim i leaves the need where it is
+    lower = 0  # bit i: claim i lowers the need, to the least need found so far
     for i in range(1, n_acts):
         _claim_apply(counts, melds, n, acts[i], t, -1)
         need = exact_need(counts, melds, n + 1, unseen, left, pctx, tab, pw)
         _claim_apply(counts, melds, n, acts[i], t, 1)
         kind = acts[i] // 64
-        if need == bar and kind != A_KONG:
+        if need == start and kind != A_KONG:
             level |= 1 << i
+        if need < start and need == bar and kind != A_KONG:
+            lower |= 1 << i
         # a pung of an honour or a terminal adds its fans (箭刻, 风刻, 幺九刻) at no
         # cost in distance: taken at equal need when it widens the acceptance, as any
         # pung would be with PUNG_TIES
@@ -149,18 +174,19 @@ def planner_response(view, acts, n_acts, pctx, tab, pw):
         if need < bar or tie:
             bar = need
             choice = acts[i]
-    if choice != acts[0] or not near or level == 0:
+            lower = (1 << i) if need < start and kind != A_KONG else 0
+    if choice != acts[0]:
+        # near a win, of the claims that bring it equally nearer (a chow's variants,
+        # a chow or a pung) the one whose hand is expected to bring most
+        if (bar == 1 or (bar == 2 and left >= 2)) and lower & (lower - 1):
+            choice, _ = _best_claim(
+                counts, melds, n, unseen, pctx, tab, pw, acts, n_acts, t, lower, bar
+            )
+        return choice
+    if not near or level == 0:
         return choice
     # near a win a claim at the same need is a free exchange of tiles: taken when
     # the hand it leaves is expected to bring more (more outs, or outs that pay more)
-    best = _near_value(counts, melds, n, unseen, pctx, tab, pw, bar)
-    for i in range(1, n_acts):
-        if not (level >> i) & 1:
-            continue
-        _claim_apply(counts, melds, n, acts[i], t, -1)
-        value = _near_value_after(counts, melds, n + 1, unseen, pctx, tab, pw, bar)
-        _claim_apply(counts, melds, n, acts[i], t, 1)
-        if value > best:
-            best = value
-            choice = acts[i]
-    return choice
+    best = _near_value(counts, melds, n, unseen, pctx, tab, pw, bar, -1)
+    claim, value = _best_claim(counts, melds, n, unseen, pctx, tab, pw, acts, n_acts, t, level, bar)
+    return claim if value > best else choice

@@ -399,9 +399,7 @@ def _near_legal(counts, melds, n_melds, unseen, draws_left, ctx, tab, work, plai
     """Whether a hand of 3k+1 tiles at plain need 1 has a legal winning copy, or at
     plain need 2 (two draws or more left) a draw leading to a ready hand with one."""
     if plain == 1:
-        _, waits = P.useful_one(counts, n_melds, ctx[P.CTX_FORMS], tab)
-        legal, _, _ = P.legal_outs(counts, melds, n_melds, waits, unseen, ctx, work)
-        return legal > 0
+        return P.ready_outs(counts, melds, n_melds, unseen, ctx, tab, work)[0] > 0
     if plain == 2 and draws_left >= 2:
         return P.has_legal_ready_draw(counts, melds, n_melds, unseen, ctx, tab, work, work[P.W_AUX])
     return False

@@ -268,10 +268,11 @@ def choose(policy, efficiency, fan_aware, planner, view, acts, n_acts, pctx, tab
 def new_work(n_fans, suits):
     """Per-thread scratch of the engine: the policy work tuple of
     :func:`mjstats.games.discard_policies.new_policy_work` extended with the engine's
-    hand buffers (slots ``W_TMP + 1 ..``), then the scorer buffers."""
+    hand buffers (slots ``W_MEMO + 1 ..``, :data:`mjstats.games.views.W_COUNTS` ...),
+    then the scorer buffers."""
     pw = P.new_policy_work(n_fans, suits)
     work = (
-        pw[0], pw[1], pw[2], pw[3], pw[4], pw[5], pw[6],
+        pw[0], pw[1], pw[2], pw[3], pw[4], pw[5], pw[6], pw[7],
         np.zeros(34, np.uint8), np.zeros((4, 2), np.uint8), np.zeros(34, np.int64),
     )  # fmt: skip
     buf = (np.zeros(34, np.uint8), np.zeros((4, 2), np.uint8))

@@ -7,6 +7,7 @@ flowers, tiles left to draw, seats and scores: nothing a player could not know.
 
 from __future__ import annotations
 
+from mjstats.games.discard_policies import W_MEMO
 from mjstats.games.rules import (
     wall_left,
 )
@@ -29,10 +30,10 @@ from mjstats.kernels._jit import ijit
 # What a player sees (view vector, V_* layout): own concealed tiles, every meld
 # (tiles of other players' concealed kongs hidden as -1), the visible copies,
 # the copies unseen by this player, flowers, tiles left to draw, seats, scores.
-# engine slots of the policy work tuple (after those of policies.new_policy_work)
-W_COUNTS = 7
-W_MELDS = 8
-W_UNSEEN = 9
+# engine slots of the policy work tuple (after those of discard_policies.new_policy_work)
+W_COUNTS = W_MEMO + 1
+W_MELDS = W_MEMO + 2
+W_UNSEEN = W_MEMO + 3
 
 V_HAND = 0  # 34
 V_UNSEEN = 34  # 34
