@@ -23,7 +23,14 @@ import mjstats
 from mjstats.games import discard_policies as P
 from mjstats.games import play_games
 from mjstats.games.planner import planner_response
-from mjstats.games.plans import all_types_need, half_flush_pungs_need, plan_need, planner_discard
+from mjstats.games.plans import (
+    all_types_need,
+    collect_plans,
+    half_flush_pungs_need,
+    plan_need,
+    plan_row_need,
+    planner_discard,
+)
 from mjstats.games.policies import fan_aware_response, new_work
 from mjstats.games.state import A_CHOW, A_PASS, A_PUNG, POLICY_PLANNER, action
 from mjstats.games.views import N_VIEW, V_HAND, V_LAST_TILE, V_SEAT, V_UNSEEN, V_WALL_LEFT
@@ -215,6 +222,44 @@ def test_planner_takes_the_ready_hand_worth_most():
         differs += found[d][1] < max(c for _, c in found.values())
     assert checked >= scaled(400) // 4
     assert differs > 0  # some hands' most copies pay less: the two measures differ
+
+
+def test_far_from_a_win_the_planner_keeps_the_plans_that_pay_most():
+    # three draws or more from a win, the planner keeps the plans at the least need
+    # that are worth most, each counted at what its win on a discard is paid: the
+    # three others' base of 8 (the rules' base payment) and its fans; so two 8-fan
+    # plans kept (64) outweigh one 24-fan plan (48). Oracle: the plans' own kernels
+    # for which plans a discard keeps, summed here
+    tab, ctx, work, melds = planner_kit()
+    rng = np.random.default_rng(37)
+    wall = np.repeat(np.arange(34), 4)
+    checked = differs = 0
+    for _ in range(scaled(300)):
+        counts = np.bincount(rng.choice(wall, 14, replace=False), minlength=34).astype(np.uint8)
+        unseen = (4 - counts).astype(np.int64)
+        need = np.zeros(34, np.int64)
+        plain = int(P.discard_needs(counts, 0, ctx[P.CTX_FORMS], tab, need))
+        if plain < 3:
+            continue  # near a win the exact values decide
+        n, best = collect_plans(counts, melds, 0, unseen, ctx, tab, plain, work[P.W_TARGET], work)
+        rows = work[P.W_TARGET][:n].copy()
+        tmp = work[P.W_TMP]
+        paid, fans = {}, {}
+        for t in np.flatnonzero(counts):
+            counts[t] -= 1
+            kept = [
+                r for r in rows
+                if r[2] == best
+                and plan_row_need(r, counts, melds, 0, unseen, ctx, tab, tmp, best + 1) <= best
+            ]  # fmt: skip
+            paid[t] = sum(3 * 8 + int(r[3]) for r in kept)
+            fans[t] = sum(int(r[3]) for r in kept)
+            counts[t] += 1
+        d = planner_discard(counts, melds, 0, 0, unseen, 20, ctx, tab, work)
+        assert paid[d] == max(paid.values()), format_tiles(counts)
+        checked += 1
+        differs += fans[d] < max(fans.values())
+    assert checked >= scaled(300) // 2 and differs > 0
 
 
 def test_planner_look_ahead_counts_the_pungs_that_reach_ready():

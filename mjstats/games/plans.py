@@ -347,11 +347,17 @@ def plan_need(counts, melds, n_melds, unseen, ctx, tab, work):
 
 @hjit
 def plan_choice(counts, melds, n_melds, unseen, ctx, tab, work, need, plain):
-    """The discard that keeps the most plans of :func:`collect_plans` at the smallest
-    need (ties as :func:`~mjstats.games.discard_policies.fan_aware`'s targeting:
-    the lowest shanten, then the most unseen useful copies); returns (tile, need)."""
+    """The discard that keeps the most plan value of :func:`collect_plans` at the
+    smallest need, each plan kept counting what its win on a discard is paid: ``d``
+    base payments and its fans (``ctx[CTX_DISCARD_WINS]`` = d opponents,
+    ``ctx[CTX_BASE]``; MCR 24 + fan); ties as
+    :func:`~mjstats.games.discard_policies.fan_aware`'s targeting: the lowest shanten,
+    then the most unseen useful copies. Returns (tile, need)."""
     aux = work[P.W_AUX]
     targets = work[P.W_TARGET]
+    # in the units of the near-win values: a 24-fan plan pays 48 where an 8-fan one
+    # pays 32, so two plans kept outweigh one plan three times as rich
+    pay = ctx[P.CTX_BASE] * ctx[P.CTX_DISCARD_WINS]
     n_t, best = collect_plans(counts, melds, n_melds, unseen, ctx, tab, plain, targets, work)
     for t in range(34):
         aux[t] = 0
@@ -366,7 +372,7 @@ def plan_choice(counts, melds, n_melds, unseen, ctx, tab, work, need, plain):
                 targets[i], counts, melds, n_melds, unseen, ctx, tab, work[P.W_TMP], best + 1
             )
             if after <= best:
-                flex += targets[i, 3]
+                flex += pay + targets[i, 3]
         counts[t] += 1
         aux[t] = flex
     return P.most_flexible(counts, n_melds, ctx[P.CTX_FORMS], tab, unseen, need, aux)
