@@ -228,12 +228,13 @@ def test_far_from_a_win_the_planner_keeps_the_plans_that_pay_most():
     # three draws or more from a win, the planner keeps the plans at the least need
     # that are worth most, each counted at what its win on a discard is paid: the
     # three others' base of 8 (the rules' base payment) and its fans; so two 8-fan
-    # plans kept (64) outweigh one 24-fan plan (48). Oracle: the plans' own kernels
-    # for which plans a discard keeps, summed here
+    # plans kept (64) outweigh one 24-fan plan (48); the plans one draw farther count
+    # a quarter as much. Oracle: the plans' own kernels for which plans a discard
+    # keeps, summed here
     tab, ctx, work, melds = planner_kit()
     rng = np.random.default_rng(37)
     wall = np.repeat(np.arange(34), 4)
-    checked = differs = 0
+    checked = differs = farther = 0
     for _ in range(scaled(300)):
         counts = np.bincount(rng.choice(wall, 14, replace=False), minlength=34).astype(np.uint8)
         unseen = (4 - counts).astype(np.int64)
@@ -241,25 +242,29 @@ def test_far_from_a_win_the_planner_keeps_the_plans_that_pay_most():
         plain = int(P.discard_needs(counts, 0, ctx[P.CTX_FORMS], tab, need))
         if plain < 3:
             continue  # near a win the exact values decide
-        n, best = collect_plans(counts, melds, 0, unseen, ctx, tab, plain, work[P.W_TARGET], work)
+        n, best = collect_plans(
+            counts, melds, 0, unseen, ctx, tab, plain, work[P.W_TARGET], work, 1
+        )
         rows = work[P.W_TARGET][:n].copy()
         tmp = work[P.W_TMP]
-        paid, fans = {}, {}
+        paid, fans, far = {}, {}, {}
         for t in np.flatnonzero(counts):
             counts[t] -= 1
             kept = [
                 r for r in rows
-                if r[2] == best
-                and plan_row_need(r, counts, melds, 0, unseen, ctx, tab, tmp, best + 1) <= best
+                if r[2] <= best + 1
+                and plan_row_need(r, counts, melds, 0, unseen, ctx, tab, tmp, r[2] + 1) <= r[2]
             ]  # fmt: skip
-            paid[t] = sum(3 * 8 + int(r[3]) for r in kept)
-            fans[t] = sum(int(r[3]) for r in kept)
+            paid[t] = sum((3 * 8 + int(r[3])) * (4 if r[2] == best else 1) for r in kept)
+            fans[t] = sum(int(r[3]) for r in kept if r[2] == best)
+            far[t] = any(r[2] > best for r in kept)
             counts[t] += 1
         d = planner_discard(counts, melds, 0, 0, unseen, 20, ctx, tab, work)
         assert paid[d] == max(paid.values()), format_tiles(counts)
         checked += 1
         differs += fans[d] < max(fans.values())
-    assert checked >= scaled(300) // 2 and differs > 0
+        farther += far[d]
+    assert checked >= scaled(300) // 2 and differs > 0 and farther > 0
 
 
 def test_planner_look_ahead_counts_the_pungs_that_reach_ready():
@@ -334,23 +339,21 @@ def test_a_ready_planner_claims_when_the_hand_it_leaves_pays_more():
     # whose legal outs are worth more than the hand's own (the best such claim), else
     # pass; oracle: the scorer on every discard and wait
     tab = get_tables()
-    rng = np.random.default_rng(33)
     checked = claimed = 0
-    for counts in hands_at_shanten(rng, scaled(150), 0, tab):
-        for t, unseen in simple_discards(counts):
-            if shanten_one(_with(counts, t), 0, 31, tab) < 0:
-                continue  # a win is declared
-            before = ready_value(counts, unseen, tab, seat_wind=1)[0]
-            if before == 0:
-                break
-            acts, values = claims_worth(counts, t, unseen, tab, before)
-            if len(acts) == 1:
-                continue
-            checked += 1
-            want = acts[int(np.argmax(values))]
-            assert _answer(planner_response, format_tiles(counts), t, acts) == want, (
-                format_tiles(counts), TILES[t], values)  # fmt: skip
-            claimed += want != acts[0]
+    for counts, t, unseen in simple_discards_beside(33, scaled(150), 0, tab):
+        if shanten_one(_with(counts, t), 0, 31, tab) < 0:
+            continue  # a win is declared
+        before = ready_value(counts, unseen, tab, seat_wind=1)[0]
+        if before == 0:
+            continue
+        acts, values = claims_worth(counts, t, unseen, tab, before)
+        if len(acts) == 1:
+            continue
+        checked += 1
+        want = acts[int(np.argmax(values))]
+        assert _answer(planner_response, format_tiles(counts), t, acts) == want, (
+            format_tiles(counts), TILES[t], values)  # fmt: skip
+        claimed += want != acts[0]
     assert checked >= scaled(150) // 2
     assert 0 < claimed < checked
 
@@ -361,19 +364,17 @@ def test_the_planner_claims_the_ready_hand_worth_most():
     # passing), the one whose ready hand's legal outs are worth most; oracle: the
     # scorer on every claim, discard and wait
     tab = get_tables()
-    rng = np.random.default_rng(36)
     checked = single = 0
-    for counts in hands_at_shanten(rng, scaled(300), 1, tab):
-        for t, unseen in simple_discards(counts):
-            acts, values = claims_worth(counts, t, unseen, tab, 0)
-            ready = sum(v > 0 for v in values)
-            if not ready:
-                continue
-            got = _answer(planner_response, format_tiles(counts), t, acts)
-            assert values[acts.index(got)] == max(values), (
-                format_tiles(counts), TILES[t], values)  # fmt: skip
-            checked += ready > 1
-            single += ready == 1
+    for counts, t, unseen in simple_discards_beside(36, scaled(300), 1, tab):
+        acts, values = claims_worth(counts, t, unseen, tab, 0)
+        ready = sum(v > 0 for v in values)
+        if not ready:
+            continue
+        got = _answer(planner_response, format_tiles(counts), t, acts)
+        assert values[acts.index(got)] == max(values), (
+            format_tiles(counts), TILES[t], values)  # fmt: skip
+        checked += ready > 1
+        single += ready == 1
     assert checked >= scaled(300) // 20 and single > 0
 
 
@@ -384,15 +385,17 @@ def _with(counts, *tiles):
     return out
 
 
-def simple_discards(counts):
-    """Each simple ``t`` (2 to 8: terminals' pungs score, their own rule) another seat
-    could discard beside ``counts``, and the unseen copies once it is."""
-    for t in range(27):
-        if t % 9 in (0, 8) or counts[t] == 4:
-            continue
-        unseen = (4 - counts).astype(np.int64)
-        unseen[t] -= 1
-        yield t, unseen
+def simple_discards_beside(seed, n, shanten, tab):
+    """``(counts, t, unseen)``: each of ``n`` random hands at ``shanten`` (seeded) beside
+    each simple ``t`` (2 to 8: terminals' pungs score, their own rule) another seat
+    could discard, and the unseen copies once it is."""
+    for counts in hands_at_shanten(np.random.default_rng(seed), n, shanten, tab):
+        for t in range(27):
+            if t % 9 in (0, 8) or counts[t] == 4:
+                continue
+            unseen = (4 - counts).astype(np.int64)
+            unseen[t] -= 1
+            yield counts, t, unseen
 
 
 def claims_worth(counts, t, unseen, tab, passing):

@@ -885,8 +885,9 @@ def _collect_targets(counts, melds, n_melds, unseen, ctx, tab, plain_need, targe
 
 @hjit
 def collect_targets_beside(
-    counts, melds, n_melds, unseen, ctx, tab, plain_need, targets, work, first, fixed, honours
-):
+    counts, melds, n_melds, unseen, ctx, tab, plain_need, targets, work, first, fixed, honours,
+    slack=0,
+):  # fmt: skip
     """Fill ``targets`` with the fan targets that, with ``fixed`` fans sure beside
     them, guarantee a legal win; returns (count, best need).
 
@@ -900,9 +901,10 @@ def collect_targets_beside(
     reaches the minimum: 不求人 for a hand without exposed melds, 自摸 otherwise
     (all wins are self-drawn; points from the context, :data:`PLAN_FANS`).
     Targets whose need cannot reach the best are dropped early (their exact
-    need is not computed). With ``first`` it returns at the first target found
-    (count 2): callers asking only whether any target is reachable skip the
-    other seventy-odd plans.
+    need is not computed); with ``slack`` those up to ``slack`` draws farther than
+    the best are kept too (the planner's discard weighs them). With ``first`` it
+    returns at the first target found (count 2): callers asking only whether any
+    target is reachable skip the other seventy-odd plans.
     """
     forms = ctx[CTX_FORMS]
     minimum = ctx[CTX_MINIMUM]
@@ -923,14 +925,14 @@ def collect_targets_beside(
     for s in range(3):
         if ctx[V_FULL_FLUSH] + base >= minimum:
             need = _flush_need(counts, melds, n_melds, s, False, tab, tmp)
-            if need <= best:
+            if need <= best + slack:
                 n = _add_target(targets, n, T_FULL_FLUSH, s, need, ctx[V_FULL_FLUSH])
                 if first:
                     return n, best
                 best = min(best, need)
         if ctx[V_HALF_FLUSH] + base >= minimum:
             need = _flush_need(counts, melds, n_melds, s, True, tab, tmp)
-            if need <= best:
+            if need <= best + slack:
                 n = _add_target(targets, n, T_HALF_FLUSH, s, need, ctx[V_HALF_FLUSH])
                 if first:
                     return n, best
@@ -938,35 +940,35 @@ def collect_targets_beside(
     if n_melds == 0:
         if forms & SEVEN_PAIRS and ctx[V_SEVEN_PAIRS] + base >= minimum:
             need = hand_need(counts, 0, SEVEN_PAIRS, tab)
-            if need <= best:
+            if need <= best + slack:
                 n = _add_target(targets, n, T_SEVEN_PAIRS, 0, need, ctx[V_SEVEN_PAIRS])
                 if first:
                     return n, best
                 best = min(best, need)
         if forms & THIRTEEN_ORPHANS:
             need = hand_need(counts, 0, THIRTEEN_ORPHANS, tab)
-            if need <= best:
+            if need <= best + slack:
                 n = _add_target(targets, n, T_ORPHANS, 0, need, ctx[V_ORPHANS])
                 if first:
                     return n, best
                 best = min(best, need)
         if forms & HONORS_KNITTED and ctx[V_HONORS_KNITTED] + base >= minimum:
             need = hand_need(counts, 0, HONORS_KNITTED, tab)
-            if need <= best:
+            if need <= best + slack:
                 n = _add_target(targets, n, T_HONORS_KNITTED, 0, need, ctx[V_HONORS_KNITTED])
                 if first:
                     return n, best
                 best = min(best, need)
         if forms & REGULAR and ctx[V_CONCEALED_PUNGS] + base >= minimum:
             need = _pungs_need(counts, unseen, 3, tab, tmp, False)
-            if need <= best:
+            if need <= best + slack:
                 n = _add_target(targets, n, T_CONCEALED_PUNGS, 0, need, ctx[V_CONCEALED_PUNGS])
                 if first:
                     return n, best
                 best = min(best, need)
     if n_melds <= 1 and forms & KNITTED_STRAIGHT and ctx[V_KNITTED_STRAIGHT] + base >= minimum:
         need = hand_need(counts, n_melds, KNITTED_STRAIGHT, tab)
-        if need <= best:
+        if need <= best + slack:
             n = _add_target(targets, n, T_KNITTED_STRAIGHT, 0, need, ctx[V_KNITTED_STRAIGHT])
             if first:
                 return n, best
@@ -975,7 +977,7 @@ def collect_targets_beside(
         return n, best
     if pungs_only and ctx[V_ALL_PUNGS] + base >= minimum:
         need = _pungs_need(counts, unseen, 4 - n_melds, tab, tmp, True)
-        if need <= best:
+        if need <= best + slack:
             n = _add_target(targets, n, T_ALL_PUNGS, 0, need, ctx[V_ALL_PUNGS])
             if first:
                 return n, best
@@ -984,8 +986,8 @@ def collect_targets_beside(
     for b in range(_BODIES.shape[0]):
         if ctx[_BODIES[b, 3]] + base < minimum:
             continue
-        need = _chows_need(keys, held, melds, n_melds, b, best + 1, tab)
-        if need <= best:
+        need = _chows_need(keys, held, melds, n_melds, b, best + 1 + slack, tab)
+        if need <= best + slack:
             n = _add_target(targets, n, T_CHOWS, b, need, ctx[_BODIES[b, 3]])
             if first:
                 return n, best
@@ -997,7 +999,7 @@ def collect_targets_beside(
         v1 = _honor_value(h1, ctx)
         if v1 + base >= minimum:
             need = _honor_pungs_need(counts, melds, n_melds, unseen, 1 << h1, tab, tmp)
-            if need <= best:
+            if need <= best + slack:
                 n = _add_target(targets, n, T_HONOR_PUNGS, 1 << h1, need, v1)
                 if first:
                     return n, best
@@ -1013,7 +1015,7 @@ def collect_targets_beside(
             if v + base >= minimum:
                 hm = (1 << h1) | (1 << h2)
                 need = _honor_pungs_need(counts, melds, n_melds, unseen, hm, tab, tmp)
-                if need <= best:
+                if need <= best + slack:
                     n = _add_target(targets, n, T_HONOR_PUNGS, hm, need, v)
                     if first:
                         return n, best

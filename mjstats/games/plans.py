@@ -212,10 +212,12 @@ def half_flush_pungs_need(counts, melds, n_melds, unseen, suit, tmp):
 
 
 @hjit
-def _collect_beside(counts, melds, n_melds, unseen, ctx, tab, plain, rows, work, fixed, honours):
+def _collect_beside(
+    counts, melds, n_melds, unseen, ctx, tab, plain, rows, work, fixed, honours, slack
+):
     """:func:`~mjstats.games.discard_policies.collect_targets_beside` and 五门齐."""
     k, best = P.collect_targets_beside(
-        counts, melds, n_melds, unseen, ctx, tab, plain, rows, work, False, fixed, honours
+        counts, melds, n_melds, unseen, ctx, tab, plain, rows, work, False, fixed, honours, slack
     )
     exposed = 0
     for i in range(n_melds):
@@ -227,27 +229,28 @@ def _collect_beside(counts, melds, n_melds, unseen, ctx, tab, plain, rows, work,
     if both + fixed + base >= ctx[P.CTX_MINIMUM]:
         for s in range(3):
             need = half_flush_pungs_need(counts, melds, n_melds, unseen, s, work[P.W_TMP])
-            if need <= best:
+            if need <= best + slack:
                 k = P._add_target(rows, k, P.T_HALF_FLUSH_PUNGS, s, need, both)
-                best = need
+                best = min(best, need)
     if ctx[P.V_ALL_TYPES] + fixed + base >= ctx[P.CTX_MINIMUM]:
         need = all_types_need(counts, melds, n_melds, unseen, work[P.W_TMP])
-        if need <= best:
+        if need <= best + slack:
             k = P._add_target(rows, k, P.T_ALL_TYPES, 0, need, ctx[P.V_ALL_TYPES])
-            best = need
+            best = min(best, need)
     return k, best
 
 
 @hjit
-def collect_plans(counts, melds, n_melds, unseen, ctx, tab, plain_need, targets, work):
+def collect_plans(counts, melds, n_melds, unseen, ctx, tab, plain_need, targets, work, slack=0):
     """Fill ``targets`` with the planner's plans (see the module); returns (count, best need).
+    With ``slack`` the plans up to ``slack`` draws farther than the best are kept too.
 
     ``counts``/``melds`` are restored on return (an add-on's pung is set in the
     free meld slot and taken out again).
     """
     fixed, honours = meld_fans(melds, n_melds, ctx)
     k, best = _collect_beside(
-        counts, melds, n_melds, unseen, ctx, tab, plain_need, targets, work, fixed, honours
+        counts, melds, n_melds, unseen, ctx, tab, plain_need, targets, work, fixed, honours, slack
     )
     if n_melds >= 4:
         return k, best
@@ -261,7 +264,7 @@ def collect_plans(counts, melds, n_melds, unseen, ctx, tab, plain_need, targets,
             continue
         take = min(c, 3)
         missing = 3 - take
-        if missing > best:
+        if missing > best + slack:
             continue
         counts[x] -= take
         melds[n_melds, 0] = VIRTUAL_PUNG
@@ -271,7 +274,7 @@ def collect_plans(counts, melds, n_melds, unseen, ctx, tab, plain_need, targets,
         plain = P.hand_need(counts, n_melds + 1, forms, tab)
         rows = targets[k:]
         m, _ = _collect_beside(
-            counts, melds, n_melds + 1, unseen, ctx, tab, plain, rows, work, fixed + v, more
+            counts, melds, n_melds + 1, unseen, ctx, tab, plain, rows, work, fixed + v, more, slack
         )
         melds[n_melds, 0] = 0
         melds[n_melds, 1] = 0
@@ -280,7 +283,7 @@ def collect_plans(counts, melds, n_melds, unseen, ctx, tab, plain_need, targets,
         kept = 0
         for i in range(m):
             need = rows[i, 2] + missing
-            if need > best:
+            if need > best + slack:
                 continue
             best = min(best, need)
             for j in range(4):
@@ -345,12 +348,42 @@ def plan_need(counts, melds, n_melds, unseen, ctx, tab, work):
     return best
 
 
+FAR_PLAN_SHARE = 4
+"""Far from a win a plan one draw farther than the nearest plans counts
+``1 / FAR_PLAN_SHARE`` of what it pays (:func:`plan_choice`): a quarter, measured
+in duplicate matches against the planner without them (docs/games.md)."""
+
+
+@hjit
+def _kept_value(counts, melds, n_melds, unseen, ctx, tab, work, need, pay, n_t, level, t):
+    """What the plans of ``work[W_TARGET][:n_t]`` at need ``level`` that a discard of
+    ``t`` keeps at that need pay: ``pay`` + fans each (``need``: the plain need after
+    each discard, which a plain plan's need follows)."""
+    targets = work[P.W_TARGET]
+    counts[t] -= 1
+    value = 0
+    for i in range(n_t):
+        if targets[i, 2] != level:
+            continue
+        if targets[i, 0] == P.T_PLAIN and targets[i, 1] >> ADDON_SHIFT == 0:
+            after = need[t] + (0 if targets[i, 1] == 1 else 1)  # param 1: a sure plan
+        else:
+            after = plan_row_need(
+                targets[i], counts, melds, n_melds, unseen, ctx, tab, work[P.W_TMP], level + 1
+            )
+        if after <= level:
+            value += pay + targets[i, 3]
+    counts[t] += 1
+    return value
+
+
 @hjit
 def plan_choice(counts, melds, n_melds, unseen, ctx, tab, work, need, plain):
-    """The discard that keeps the most plan value of :func:`collect_plans` at the
-    smallest need, each plan kept counting what its win on a discard is paid: ``d``
+    """The discard that keeps the most plan value of :func:`collect_plans`: each plan
+    at the smallest need that it keeps counts what its win on a discard is paid, ``d``
     base payments and its fans (``ctx[CTX_DISCARD_WINS]`` = d opponents,
-    ``ctx[CTX_BASE]``; MCR 24 + fan); ties as
+    ``ctx[CTX_BASE]``; MCR 24 + fan), and each plan one draw farther that it keeps
+    :data:`FAR_PLAN_SHARE` times less; ties as
     :func:`~mjstats.games.discard_policies.fan_aware`'s targeting: the lowest shanten,
     then the most unseen useful copies. Returns (tile, need)."""
     aux = work[P.W_AUX]
@@ -358,23 +391,32 @@ def plan_choice(counts, melds, n_melds, unseen, ctx, tab, work, need, plain):
     # in the units of the near-win values: a 24-fan plan pays 48 where an 8-fan one
     # pays 32, so two plans kept outweigh one plan three times as rich
     pay = ctx[P.CTX_BASE] * ctx[P.CTX_DISCARD_WINS]
-    n_t, best = collect_plans(counts, melds, n_melds, unseen, ctx, tab, plain, targets, work)
+    n_t, best = collect_plans(counts, melds, n_melds, unseen, ctx, tab, plain, targets, work, 1)
+    top = 0
     for t in range(34):
         aux[t] = 0
-        if counts[t] == 0:
-            continue
-        flex = 0
-        counts[t] -= 1
-        for i in range(n_t):
-            if targets[i, 2] != best:
-                continue
-            after = plan_row_need(
-                targets[i], counts, melds, n_melds, unseen, ctx, tab, work[P.W_TMP], best + 1
+        if counts[t]:
+            kept = _kept_value(
+                counts, melds, n_melds, unseen, ctx, tab, work, need, pay, n_t, best, t
             )
-            if after <= best:
-                flex += pay + targets[i, 3]
-        counts[t] += 1
-        aux[t] = flex
+            aux[t] = FAR_PLAN_SHARE * kept
+            top = max(top, aux[t])
+    # the plans one draw farther, for the discards that can still reach the most:
+    # those keeping the most near plans first, then the others while they can
+    most = 0
+    for i in range(n_t):
+        if targets[i, 2] == best + 1:
+            most += pay + targets[i, 3]
+    bar = 0
+    for rnd in range(2):
+        for t in range(34):
+            if counts[t] == 0 or (aux[t] != top if rnd == 0 else aux[t] >= top):
+                continue
+            if aux[t] + most >= bar:
+                aux[t] += _kept_value(
+                    counts, melds, n_melds, unseen, ctx, tab, work, need, pay, n_t, best + 1, t
+                )
+                bar = max(bar, aux[t])
     return P.most_flexible(counts, n_melds, ctx[P.CTX_FORMS], tab, unseen, need, aux)
 
 
