@@ -229,12 +229,12 @@ def test_far_from_a_win_the_planner_keeps_the_plans_that_pay_most():
     # that are worth most, each counted at what its win on a discard is paid: the
     # three others' base of 8 (the rules' base payment) and its fans; so two 8-fan
     # plans kept (64) outweigh one 24-fan plan (48); the plans one draw farther count
-    # a quarter as much. Oracle: the plans' own kernels for which plans a discard
-    # keeps, summed here
+    # a quarter as much, and they must decide some discards. Oracle: the plans' own
+    # kernels for which plans a discard keeps, summed here
     tab, ctx, work, melds = planner_kit()
     rng = np.random.default_rng(37)
     wall = np.repeat(np.arange(34), 4)
-    checked = differs = farther = 0
+    checked = differs = by_farther = 0
     for _ in range(scaled(300)):
         counts = np.bincount(rng.choice(wall, 14, replace=False), minlength=34).astype(np.uint8)
         unseen = (4 - counts).astype(np.int64)
@@ -247,7 +247,7 @@ def test_far_from_a_win_the_planner_keeps_the_plans_that_pay_most():
         )
         rows = work[P.W_TARGET][:n].copy()
         tmp = work[P.W_TMP]
-        paid, fans, far = {}, {}, {}
+        paid, fans, near = {}, {}, {}
         for t in np.flatnonzero(counts):
             counts[t] -= 1
             kept = [
@@ -257,14 +257,14 @@ def test_far_from_a_win_the_planner_keeps_the_plans_that_pay_most():
             ]  # fmt: skip
             paid[t] = sum((3 * 8 + int(r[3])) * (4 if r[2] == best else 1) for r in kept)
             fans[t] = sum(int(r[3]) for r in kept if r[2] == best)
-            far[t] = any(r[2] > best for r in kept)
+            near[t] = sum(3 * 8 + int(r[3]) for r in kept if r[2] == best)
             counts[t] += 1
         d = planner_discard(counts, melds, 0, 0, unseen, 20, ctx, tab, work)
         assert paid[d] == max(paid.values()), format_tiles(counts)
         checked += 1
         differs += fans[d] < max(fans.values())
-        farther += far[d]
-    assert checked >= scaled(300) // 2 and differs > 0 and farther > 0
+        by_farther += near[d] < max(near.values())  # the nearest plans alone chose another
+    assert checked >= scaled(300) // 2 and differs > 0 and by_farther > 0
 
 
 def test_planner_look_ahead_counts_the_pungs_that_reach_ready():
