@@ -26,6 +26,7 @@ from mjstats.games.planner import planner_response
 from mjstats.games.plans import (
     all_types_need,
     collect_plans,
+    exact_need,
     half_flush_pungs_need,
     plan_need,
     plan_row_need,
@@ -224,6 +225,16 @@ def test_planner_takes_the_ready_hand_worth_most():
     assert differs > 0  # some hands' most copies pay less: the two measures differ
 
 
+def plans_kept(rows, best, counts, melds, n_melds, unseen, ctx, tab, tmp):
+    """The plans of ``rows`` at need ``best`` or one draw farther that the hand of
+    ``counts`` (after a discard) keeps at their need, by the plans' own kernel."""
+    return [
+        r for r in rows
+        if r[2] <= best + 1
+        and plan_row_need(r, counts, melds, n_melds, unseen, ctx, tab, tmp, r[2] + 1) <= r[2]
+    ]  # fmt: skip
+
+
 def test_far_from_a_win_the_planner_keeps_the_plans_that_pay_most():
     # three draws or more from a win, the planner keeps the plans at the least need
     # that are worth most, each counted at what its win on a discard is paid: the
@@ -250,11 +261,7 @@ def test_far_from_a_win_the_planner_keeps_the_plans_that_pay_most():
         paid, fans, near = {}, {}, {}
         for t in np.flatnonzero(counts):
             counts[t] -= 1
-            kept = [
-                r for r in rows
-                if r[2] <= best + 1
-                and plan_row_need(r, counts, melds, 0, unseen, ctx, tab, tmp, r[2] + 1) <= r[2]
-            ]  # fmt: skip
+            kept = plans_kept(rows, best, counts, melds, 0, unseen, ctx, tab, tmp)
             paid[t] = sum((3 * 8 + int(r[3])) * (4 if r[2] == best else 1) for r in kept)
             fans[t] = sum(int(r[3]) for r in kept if r[2] == best)
             near[t] = sum(3 * 8 + int(r[3]) for r in kept if r[2] == best)
@@ -435,13 +442,18 @@ def _answer(policy_response, hand, tile, acts):
     counts = parse_tiles(hand)
     unseen = (4 - counts).astype(np.int64)
     unseen[tile] -= 1
+    return _answer_counts(policy_response, counts, unseen, tile, acts)
+
+
+def _answer_counts(policy_response, counts, unseen, tile, acts):
+    """:func:`_answer` for a hand of ``counts`` that has not seen ``unseen``."""
     view = np.zeros(N_VIEW, np.int64)
     view[V_HAND : V_HAND + 34] = counts
     view[V_UNSEEN : V_UNSEEN + 34] = unseen
     view[V_SEAT] = 1
     view[V_WALL_LEFT] = 20
     view[V_LAST_TILE] = tile
-    ctx = P.policy_context(MCR, 4, seat_wind=1)
+    ctx = P.policy_context(MCR, POLICY_PLANNER, seat_wind=1)
     ctx[P.CTX_DISCARD_WINS] = 3
     work, _ = new_work(len(MCR.fans), suit_table())
     acts = np.array(acts, np.int64)
@@ -456,6 +468,61 @@ def test_planner_pungs_into_half_flush_all_pungs():
     acts = [action(A_PASS, 0), action(A_PUNG, 31)]
     assert _answer(planner_response, hand, 31, acts) == action(A_PUNG, 31)
     assert _answer(fan_aware_response, hand, 31, acts) == action(A_PASS, 0)
+
+
+def test_far_from_a_win_the_planner_pungs_when_its_plans_gain():
+    # three draws or more from a win, a pung of a simple that brings the hand no
+    # nearer is taken when the hand after it, at its best discard, keeps more plan
+    # value at the same need than it holds (the measure of the discards above: the
+    # plans at the least need four times what they pay, those one draw farther once).
+    # Oracle: the plans' own kernels for which plans each hand holds and keeps
+    tab, _, work, melds = planner_kit()
+    ctx = P.policy_context(MCR, POLICY_PLANNER, seat_wind=1)  # _answer's seat
+    ctx[P.CTX_DISCARD_WINS] = 3
+    rng = np.random.default_rng(38)
+    wall = np.repeat(np.arange(34), 4)
+    tmp, targets = work[P.W_TMP], work[P.W_TARGET]
+
+    def worth(rows, best):
+        return sum((3 * 8 + int(r[3])) * (4 if r[2] == best else 1) for r in rows)
+
+    taken = passed = 0
+    for _ in range(scaled(400)):
+        counts = np.bincount(rng.choice(wall, 13, replace=False), minlength=34).astype(np.uint8)
+        for x in np.flatnonzero((counts >= 2) & (np.arange(34) < 27)):
+            if x % 9 in (0, 8) or P.hand_need(counts, 0, ctx[P.CTX_FORMS], tab) < 3:
+                continue
+            unseen = (4 - counts).astype(np.int64)
+            unseen[x] -= 1
+            start = exact_need(counts, melds, 0, unseen, 20, ctx, tab, work)
+            if start >= P.NO_NEED:
+                continue  # no plan: nothing to weigh
+            plain = P.hand_need(counts, 0, ctx[P.CTX_FORMS], tab)
+            n, best = collect_plans(counts, melds, 0, unseen, ctx, tab, plain, targets, work, 1)
+            held = worth([r for r in targets[:n] if r[2] <= best + 1], best)
+            pung = counts.copy()
+            pung[x] -= 2
+            claimed = melds.copy()
+            claimed[0] = (2, x)
+            if exact_need(pung, claimed, 1, unseen, 20, ctx, tab, work) < start:
+                continue  # nearer: taken by the first rule
+            need = np.zeros(34, np.int64)
+            plain = int(P.discard_needs(pung, 1, ctx[P.CTX_FORMS], tab, need))
+            n, after = collect_plans(pung, claimed, 1, unseen, ctx, tab, plain, targets, work, 1)
+            rows = targets[:n].copy()
+            kept = 0
+            for t in np.flatnonzero(pung):
+                pung[t] -= 1
+                keeps = plans_kept(rows, after, pung, claimed, 1, unseen, ctx, tab, tmp)
+                kept = max(kept, worth(keeps, after))
+                pung[t] += 1
+            want = after == best and kept > held
+            acts = [action(A_PASS, 0), action(A_PUNG, x)]
+            got = _answer_counts(planner_response, counts, unseen, x, acts)
+            assert got == acts[want], (format_tiles(counts), TILES[x])
+            taken += want
+            passed += not want
+    assert taken > 0 and passed > 0
 
 
 def test_planner_passes_a_chow_that_breaks_its_only_plan():

@@ -105,9 +105,9 @@ POLICIES = tuple(G.POLICY_IDS)
 ``"efficiency"``: fewest shanten, most useful tiles, claims that lower the shanten
 while a fan target reaching the minimum stays reachable; ``"fan-aware"``: the
 ``play`` study's 8-fan targeting on its own turns, claims that bring a fan target
-reaching the minimum closer; ``"planner"``: fan-aware's targets with pungs and kongs
-that keep the nearest fan target as near (open hands) and defence late with a poor
-hand, :mod:`mjstats.games.planner`)."""
+reaching the minimum closer; ``"planner"``: plans toward the 8-fan hands the position
+can reach, open hands included, each counted at what its win pays, and the exact value
+of the legal wins near a win; it does not defend (:mod:`mjstats.games.planner`))."""
 
 
 def _is_function(f) -> bool:

@@ -16,7 +16,9 @@ hand's exposed kong, or a pung of an honour or a terminal (it adds its fans) who
 best discard leaves more useful copies than passing; near a win (exact need 1 or
 2), the claim at equal need whose hand is expected to bring more (the value of its
 legal outs, each weighed by what its win is paid, or of its two-draw look-ahead);
-else pass.
+farther from a win, a pung after which the hand keeps more plan value at the same
+need than it holds (the measure its discards choose by,
+:func:`mjstats.games.plans.discard_plan_values`); else pass.
 Ready and one step from ready, the discards are weighed by the same value (the
 look-ahead counting the pungs that reach a ready hand too, with the open hand's
 value): :func:`mjstats.games.plans.planner_discard`.
@@ -30,7 +32,15 @@ smallest need.
 from __future__ import annotations
 
 from mjstats.games import discard_policies as P
-from mjstats.games.plans import exact_need, planner_discard, pung_fans
+from mjstats.games.plans import (
+    collect_plans,
+    exact_need,
+    held_plan_value,
+    planner_discard,
+    plans_value,
+    pung_fans,
+    weigh_discards,
+)
 from mjstats.games.policies import _claim_apply, kong_or_discard
 from mjstats.games.state import (
     A_CHOW,
@@ -112,6 +122,31 @@ def _best_claim(counts, melds, n, unseen, pctx, tab, pw, acts, n_acts, t, which,
 
 
 @hjit
+def _pung_for_plans(counts, melds, n, unseen, pctx, tab, pw, acts, n_acts, t, passing):
+    """The pung among ``acts[1:n_acts]`` after which the hand, at its best discard,
+    keeps more plan value at the same need (:func:`~mjstats.games.plans.discard_plan_values`)
+    than it holds (:func:`~mjstats.games.plans.held_plan_value`); else ``passing``."""
+    for i in range(1, n_acts):
+        if acts[i] // 64 != A_PUNG:
+            continue
+        need, held = held_plan_value(counts, melds, n, unseen, pctx, tab, pw)
+        _claim_apply(counts, melds, n, acts[i], t, -1)
+        after = pw[P.W_NEED]
+        plain = P.discard_needs(counts, n + 1, pctx[P.CTX_FORMS], tab, after)
+        targets = pw[P.W_TARGET]
+        n_t, best = collect_plans(counts, melds, n + 1, unseen, pctx, tab, plain, targets, pw, 1)
+        # no discard keeps more than all the plans: most pungs stop here
+        take = best == need and plans_value(pctx, targets, n_t, best) > held
+        if take:
+            kept = weigh_discards(counts, melds, n + 1, unseen, pctx, tab, pw, after, n_t, best)
+            take = kept > held
+        _claim_apply(counts, melds, n, acts[i], t, 1)
+        if take:
+            return acts[i]
+    return passing
+
+
+@hjit
 def planner_own(view, acts, n_acts, pctx, tab, pw):
     """Own turn of the ``planner`` policy (see the module)."""
     for i in range(n_acts):
@@ -183,6 +218,10 @@ def planner_response(view, acts, n_acts, pctx, tab, pw):
                 counts, melds, n, unseen, pctx, tab, pw, acts, n_acts, t, lower, bar
             )
         return choice
+    if 2 < start < P.NO_NEED:
+        # far from a win a pung that brings the hand no nearer is taken when the plans
+        # it keeps are worth more (open hands' plans: 碰碰和, 混一色, 箭刻, ...)
+        return _pung_for_plans(counts, melds, n, unseen, pctx, tab, pw, acts, n_acts, t, choice)
     if not near or level == 0:
         return choice
     # near a win a claim at the same need is a free exchange of tiles: taken when

@@ -353,20 +353,38 @@ FAR_PLAN_SHARE = 4
 ``1 / FAR_PLAN_SHARE`` of what it pays (:func:`plan_choice`): a quarter, measured
 in duplicate matches against the planner without them (docs/games.md)."""
 
+_UNBOUNDED = np.int64(1) << 40  # a ``left`` of :func:`_kept_value` that never stops it
+
 
 @hjit
-def _kept_value(counts, melds, n_melds, unseen, ctx, tab, work, need, pay, n_t, level, t):
+def _kept_value(
+    counts, melds, n_melds, unseen, ctx, tab, work, need, pay, n_t, level, t, left, floor
+):
     """What the plans of ``work[W_TARGET][:n_t]`` at need ``level`` that a discard of
     ``t`` keeps at that need pay: ``pay`` + fans each (``need``: the plain need after
-    each discard, which a plain plan's need follows)."""
+    each discard, which a plain plan's need follows).
+
+    ``left``: what those plans pay together (or more). The count stops, short, once
+    what it has found plus what its remaining plans could add falls below ``floor``:
+    the caller then knows that ``t`` cannot reach ``floor``, whatever the rest.
+    """
     targets = work[P.W_TARGET]
     counts[t] -= 1
+    # a chow plan's need reads the hand's keys and masks: taken once per discard
+    keys, held = P._chow_hand(counts)
     value = 0
     for i in range(n_t):
         if targets[i, 2] != level:
             continue
-        if targets[i, 0] == P.T_PLAIN and targets[i, 1] >> ADDON_SHIFT == 0:
+        if value + left < floor:
+            break
+        left -= pay + targets[i, 3]
+        kind = targets[i, 0]
+        plain_row = targets[i, 1] >> ADDON_SHIFT == 0
+        if kind == P.T_PLAIN and plain_row:
             after = need[t] + (0 if targets[i, 1] == 1 else 1)  # param 1: a sure plan
+        elif kind == P.T_CHOWS and plain_row:
+            after = P._chows_need(keys, held, melds, n_melds, targets[i, 1], level + 1, tab)
         else:
             after = plan_row_need(
                 targets[i], counts, melds, n_melds, unseen, ctx, tab, work[P.W_TMP], level + 1
@@ -378,31 +396,61 @@ def _kept_value(counts, melds, n_melds, unseen, ctx, tab, work, need, pay, n_t, 
 
 
 @hjit
-def plan_choice(counts, melds, n_melds, unseen, ctx, tab, work, need, plain):
-    """The discard that keeps the most plan value of :func:`collect_plans`: each plan
-    at the smallest need that it keeps counts what its win on a discard is paid, ``d``
-    base payments and its fans (``ctx[CTX_DISCARD_WINS]`` = d opponents,
-    ``ctx[CTX_BASE]``; MCR 24 + fan), and each plan one draw farther that it keeps
-    :data:`FAR_PLAN_SHARE` times less; ties as
-    :func:`~mjstats.games.discard_policies.fan_aware`'s targeting: the lowest shanten,
-    then the most unseen useful copies. Returns (tile, need)."""
+def discard_plan_values(counts, melds, n_melds, unseen, ctx, tab, work, need, plain):
+    """The plan value each discard of a hand of 3k+2 tiles keeps, in ``work[W_AUX]``:
+    each plan of :func:`collect_plans` at the smallest need that the discard keeps
+    counts what its win on a discard is paid, ``d`` base payments and its fans
+    (``ctx[CTX_DISCARD_WINS]`` = d opponents, ``ctx[CTX_BASE]``; MCR 24 + fan),
+    :data:`FAR_PLAN_SHARE` times over, and each plan one draw farther that it keeps
+    once. ``need``: the plain need after each discard, ``plain`` the least.
+
+    Returns (the smallest need, the largest value). The discards that keep the most
+    are counted exactly; a discard that cannot reach them may be cut short.
+    """
+    n_t, best = collect_plans(
+        counts, melds, n_melds, unseen, ctx, tab, plain, work[P.W_TARGET], work, 1
+    )
+    return best, weigh_discards(counts, melds, n_melds, unseen, ctx, tab, work, need, n_t, best)
+
+
+@hjit
+def plans_value(ctx, targets, n_t, best):
+    """What the plans ``targets[:n_t]`` of :func:`collect_plans` are worth together, as
+    :func:`discard_plan_values` weighs them (those at need ``best``
+    :data:`FAR_PLAN_SHARE` times, those one draw farther once): the value of a hand
+    of 3k+1 tiles that holds them, and no less than any discard of a hand of 3k+2 keeps."""
+    pay = ctx[P.CTX_BASE] * ctx[P.CTX_DISCARD_WINS]
+    value = 0
+    for i in range(n_t):
+        if targets[i, 2] == best:
+            value += FAR_PLAN_SHARE * (pay + targets[i, 3])
+        elif targets[i, 2] == best + 1:
+            value += pay + targets[i, 3]
+    return value
+
+
+@hjit
+def weigh_discards(counts, melds, n_melds, unseen, ctx, tab, work, need, n_t, best):
+    """:func:`discard_plan_values` for the plans already in ``work[W_TARGET][:n_t]``
+    (smallest need ``best``); returns the largest value."""
     aux = work[P.W_AUX]
     targets = work[P.W_TARGET]
     # in the units of the near-win values: a 24-fan plan pays 48 where an 8-fan one
     # pays 32, so two plans kept outweigh one plan three times as rich
     pay = ctx[P.CTX_BASE] * ctx[P.CTX_DISCARD_WINS]
-    n_t, best = collect_plans(counts, melds, n_melds, unseen, ctx, tab, plain, targets, work, 1)
     top = 0
     for t in range(34):
         aux[t] = 0
         if counts[t]:
             kept = _kept_value(
-                counts, melds, n_melds, unseen, ctx, tab, work, need, pay, n_t, best, t
-            )
+                counts, melds, n_melds, unseen, ctx, tab, work, need, pay, n_t, best, t,
+                _UNBOUNDED, 0,
+            )  # fmt: skip
             aux[t] = FAR_PLAN_SHARE * kept
             top = max(top, aux[t])
     # the plans one draw farther, for the discards that can still reach the most:
-    # those keeping the most near plans first, then the others while they can
+    # those keeping the most near plans first, then the others while they can (a
+    # count stops once its discard cannot reach the best total: only the most counts)
     most = 0
     for i in range(n_t):
         if targets[i, 2] == best + 1:
@@ -414,10 +462,48 @@ def plan_choice(counts, melds, n_melds, unseen, ctx, tab, work, need, plain):
                 continue
             if aux[t] + most >= bar:
                 aux[t] += _kept_value(
-                    counts, melds, n_melds, unseen, ctx, tab, work, need, pay, n_t, best + 1, t
-                )
+                    counts, melds, n_melds, unseen, ctx, tab, work, need, pay, n_t, best + 1, t,
+                    most, bar - aux[t],
+                )  # fmt: skip
                 bar = max(bar, aux[t])
+    return bar
+
+
+@hjit
+def plan_choice(counts, melds, n_melds, unseen, ctx, tab, work, need, plain):
+    """The discard that keeps the most plan value (:func:`discard_plan_values`); ties
+    as :func:`~mjstats.games.discard_policies.fan_aware`'s targeting: the lowest
+    shanten, then the most unseen useful copies. Returns (tile, need)."""
+    discard_plan_values(counts, melds, n_melds, unseen, ctx, tab, work, need, plain)
+    aux = work[P.W_AUX]
     return P.most_flexible(counts, n_melds, ctx[P.CTX_FORMS], tab, unseen, need, aux)
+
+
+@hjit
+def held_plan_value(counts, melds, n_melds, unseen, ctx, tab, work):
+    """(need, value) of the plans a hand of 3k+1 tiles holds, valued as
+    :func:`discard_plan_values` values those a discard keeps.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mjstats.kernels.decompose import suit_table
+    >>> from mjstats.kernels.tables import get_tables
+    >>> from mjstats.rulesets import get_ruleset
+    >>> from mjstats.tiles import parse_tiles
+    >>> ctx = P.policy_context(get_ruleset("mcr"), 0)
+    >>> ctx[P.CTX_DISCARD_WINS] = 3  # a planner seat's
+    >>> work = P.new_policy_work(82, suit_table())
+    >>> hand = parse_tiles("123m456m789m1p2p3p5s")  # 清龙 at need 1
+    >>> unseen, melds = (4 - hand).astype(np.int64), np.zeros((4, 2), np.uint8)
+    >>> need, value = held_plan_value(hand, melds, 0, unseen, ctx, get_tables(), work)
+    >>> int(need), int(value) > 0
+    (1, True)
+    """
+    plain = P.hand_need(counts, n_melds, ctx[P.CTX_FORMS], tab)
+    targets = work[P.W_TARGET]
+    n_t, best = collect_plans(counts, melds, n_melds, unseen, ctx, tab, plain, targets, work, 1)
+    return best, plans_value(ctx, targets, n_t, best)
 
 
 @hjit
