@@ -237,6 +237,17 @@ def _acc_after(h, unseen, target):
     return best
 
 
+def test_far_legal_useful_counts_what_the_melds_bring():
+    """Shanten 2 with two dragon pungs shown: 双箭刻 6 + 混一色 6 + 自摸 1 reach the
+    minimum, though 混一色 alone (6 + 自摸 1) does not (the rule texts' points), so the
+    characters that bring the half flush nearer are legal-useful, as the plans say."""
+    t = mjstats.analyze("[555z][666z]1258m7m3p6p9s", wall_left=10, playouts=0)
+    row = t.set_index("option").loc["discard 9s"]
+    assert row["shanten"] == 2
+    assert "混一色" in row["plans"]
+    assert {"3m", "5m", "6m", "8m", "9m"} <= set(row["legal_useful"].split())
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_kaizen_and_second_step_by_brute_force(size):
     rng = np.random.default_rng(35)
@@ -284,9 +295,11 @@ def test_analyze_table_rows_match_the_kernel_columns():
 
 
 def test_pung_that_reaches_a_legal_plan_ranks_first():
-    # pass: no 8-fan hand within reach of the useful draws; the pung of the seat wind
-    # (门风刻 2) with 碰碰和 6 and 自摸 1 reaches 8 with a ready hand after one draw
-    t = mjstats.analyze("[444m]11p55s88s22z37p seat=S", discard="2z", from_seat=2)
+    # the pung of the seat wind (门风刻 2) with 碰碰和 6 and 自摸 1 reaches 8 with a ready
+    # hand after one draw; pass leaves no plan: the last 2z and the other two 1p are
+    # seen, so no pung of a scoring pair can join 碰碰和 (6 + 自摸 1 < 8)
+    t = mjstats.analyze("[444m]11p55s88s22z37p seat=S", seen="2z1p1p", discard="2z", from_seat=2)
+    assert t.set_index("kind").loc["pass", "plans"] == ""
     assert t.iloc[0]["kind"] == "pung"
     assert t.set_index("kind").loc["pass", "legal_copies"] == 0
     assert t.iloc[0]["legal_copies"] > 0

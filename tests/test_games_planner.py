@@ -28,6 +28,7 @@ from mjstats.games.plans import (
     collect_plans,
     exact_need,
     half_flush_pungs_need,
+    has_plan_within,
     plan_need,
     plan_row_need,
     planner_discard,
@@ -146,6 +147,30 @@ def test_melds_worth_the_minimum_make_the_plain_hand_a_plan():
     unseen[8] += 3
     unseen[4] -= 3
     assert int(plan_need(counts, melds, 3, unseen, ctx, get_tables(), work)) > 2
+
+
+def test_has_plan_within_is_plan_need_within_one_of_plain():
+    # the early-exit question the analysis asks of every draw, against the full count
+    rng = np.random.default_rng(11)
+    tab = get_tables()
+    work, _ = new_work(len(MCR.fans), suit_table())
+    answers = set()
+    for k in range(scaled(3000)):
+        n_melds = int(rng.integers(0, 4))
+        melds = np.zeros((4, 2), np.uint8)
+        for m in range(n_melds):
+            if rng.random() < 0.5:  # a pung, honours and terminals often
+                melds[m] = (2, rng.choice([0, 8, 9, 17, 18, 26, *range(27, 34), *range(34)]))
+            else:
+                melds[m] = (1, 9 * rng.integers(0, 3) + rng.integers(0, 7))
+        counts, unseen = _random_hand(rng, 13 - 3 * n_melds + k % 2)
+        ctx = P.policy_context(MCR, 4, seat_wind=int(rng.integers(0, 4)))
+        plain = int(P.hand_need(counts, n_melds, ctx[P.CTX_FORMS], tab))
+        want = int(plan_need(counts, melds, n_melds, unseen, ctx, tab, work)) <= plain + 1
+        got = bool(has_plan_within(counts, melds, n_melds, unseen, ctx, tab, work))
+        assert got == want, (format_tiles(counts), melds[:n_melds].tolist())
+        answers.add(got)
+    assert answers == {True, False}
 
 
 # ---------------------------------------------------------------- near a win

@@ -23,9 +23,10 @@ knitted, knitted straight)
     * ``s = 1``: some discard ``e`` of ``H + t`` leaves a ready hand with a wait
       ``w`` that still has an unseen copy (``U[w] - [w = t] > 0``) and completes
       a legal self-drawn win;
-    * ``s >= 2``: a fan plan of :func:`mjstats.games.discard_policies._collect_targets`
-      (the fans whose points reach the minimum) is within one tile of the plain
-      need of ``H + t``.
+    * ``s >= 2``: a plan of the ``planner`` policy (:func:`mjstats.games.plans.has_plan_within`:
+      fan targets whose points, with the fans the melds already bring and the base
+      of a self-drawn win, reach the minimum; pung add-ons, 混一色 + 碰碰和, 五门齐)
+      is within one tile of the plain need of ``H + t``.
 
     ``S_LEGAL_COPIES`` = the unseen copies of those kinds.
 ``S_KAIZEN``, ``S_KAIZEN_COPIES``, ``S_KAIZEN_BEST``
@@ -54,13 +55,12 @@ from mjstats.games.discard_policies import (
     CTX_SEAT,
     W_FANS,
     W_SCORE,
-    W_TARGET,
-    _collect_targets,
     mask_copies,
     new_policy_work,
     score_win,
     unseen_planes,
 )
+from mjstats.games.plans import has_plan_within
 from mjstats.kernels._jit import ijit, jit, pjit
 from mjstats.kernels.shanten import (
     HONORS_KNITTED,
@@ -287,13 +287,10 @@ def _legal_after(counts, melds, n_melds, unseen, ctx, tab, work, s, scratch):
             if found:
                 return True
         return False
-    # the plain need of the drawn hand: a useful draw lowers the shanten by one, so
-    # its best discard leaves need s (what discard_needs would return)
-    plain = s
-    n, _ = _collect_targets(
-        counts, melds, n_melds, unseen, ctx, tab, plain, work[W_TARGET], work, True
-    )
-    return n >= 2
+    # a useful draw lowers the shanten by one: the drawn hand's plain need is s (its
+    # best discard leaves need s); 8 fan stays in reach when a plan of the planner is
+    # within one tile of it (its melds' fans and pung add-ons counted, as it plays)
+    return has_plan_within(counts, melds, n_melds, unseen, ctx, tab, work)
 
 
 @jit

@@ -213,12 +213,16 @@ def half_flush_pungs_need(counts, melds, n_melds, unseen, suit, tmp):
 
 @hjit
 def _collect_beside(
-    counts, melds, n_melds, unseen, ctx, tab, plain, rows, work, fixed, honours, slack
-):
-    """:func:`~mjstats.games.discard_policies.collect_targets_beside` and 五门齐."""
+    counts, melds, n_melds, unseen, ctx, tab, plain, rows, work, fixed, honours, slack,
+    first=False,
+):  # fmt: skip
+    """:func:`~mjstats.games.discard_policies.collect_targets_beside` and 五门齐; with
+    ``first``, it returns at the first target found (as that function does)."""
     k, best = P.collect_targets_beside(
-        counts, melds, n_melds, unseen, ctx, tab, plain, rows, work, False, fixed, honours, slack
+        counts, melds, n_melds, unseen, ctx, tab, plain, rows, work, first, fixed, honours, slack
     )
+    if first and k > 1:
+        return k, best
     exposed = 0
     for i in range(n_melds):
         exposed += melds[i, 0] != VIRTUAL_PUNG
@@ -240,6 +244,46 @@ def _collect_beside(
     return k, best
 
 
+@ijit
+def _dragon_pungs(honours):
+    """How many dragons the honour bits ``honours`` (bit h: tile 27 + h) hold."""
+    return ((honours >> 4) & 1) + ((honours >> 5) & 1) + ((honours >> 6) & 1)
+
+
+@ijit
+def _pung_missing(counts, unseen, x):
+    """The copies of ``x`` a pung of it beside a target still lacks (an add-on: a
+    pair or more of an honour or a terminal with the copies left to make it); -1
+    when ``x`` is no add-on."""
+    c = np.int64(counts[x])
+    if c < 2 or not _is_terminal_or_honour(x) or c + unseen[x] < 3:
+        return -1
+    return 3 - min(c, 3)
+
+
+@hjit
+def _collect_beside_pung(
+    counts, melds, n_melds, unseen, ctx, tab, rows, work, fixed, honours, dragons, x, slack
+):
+    """:func:`_collect_beside` into ``rows`` for the hand with its pair (or pung) of
+    ``x`` made a pung in the free meld slot, its fans counted (``dragons``: the dragon
+    pungs among the melds); returns the rows' count. ``counts``/``melds`` are restored."""
+    take = min(np.int64(counts[x]), 3)
+    counts[x] -= take
+    melds[n_melds, 0] = VIRTUAL_PUNG
+    melds[n_melds, 1] = x
+    v = pung_fans(x, dragons, ctx)
+    more = honours | (1 << (x - 27)) if x >= 27 else honours
+    plain = P.hand_need(counts, n_melds + 1, ctx[P.CTX_FORMS], tab)
+    m, _ = _collect_beside(
+        counts, melds, n_melds + 1, unseen, ctx, tab, plain, rows, work, fixed + v, more, slack
+    )
+    melds[n_melds, 0] = 0
+    melds[n_melds, 1] = 0
+    counts[x] += take
+    return m
+
+
 @hjit
 def collect_plans(counts, melds, n_melds, unseen, ctx, tab, plain_need, targets, work, slack=0):
     """Fill ``targets`` with the planner's plans (see the module); returns (count, best need).
@@ -254,31 +298,15 @@ def collect_plans(counts, melds, n_melds, unseen, ctx, tab, plain_need, targets,
     )
     if n_melds >= 4:
         return k, best
-    forms = ctx[P.CTX_FORMS]
-    dragons = 0
-    for h in range(4, 7):
-        dragons += (honours >> h) & 1
+    dragons = _dragon_pungs(honours)
     for x in range(34):
-        c = np.int64(counts[x])
-        if c < 2 or not _is_terminal_or_honour(x) or c + unseen[x] < 3:
+        missing = _pung_missing(counts, unseen, x)
+        if missing < 0 or missing > best + slack:
             continue
-        take = min(c, 3)
-        missing = 3 - take
-        if missing > best + slack:
-            continue
-        counts[x] -= take
-        melds[n_melds, 0] = VIRTUAL_PUNG
-        melds[n_melds, 1] = x
-        v = pung_fans(x, dragons, ctx)
-        more = honours | (1 << (x - 27)) if x >= 27 else honours
-        plain = P.hand_need(counts, n_melds + 1, forms, tab)
         rows = targets[k:]
-        m, _ = _collect_beside(
-            counts, melds, n_melds + 1, unseen, ctx, tab, plain, rows, work, fixed + v, more, slack
+        m = _collect_beside_pung(
+            counts, melds, n_melds, unseen, ctx, tab, rows, work, fixed, honours, dragons, x, slack
         )
-        melds[n_melds, 0] = 0
-        melds[n_melds, 1] = 0
-        counts[x] += take
         # keep the add-on's rows that reach the best need so far
         kept = 0
         for i in range(m):
@@ -342,10 +370,71 @@ def plan_need(counts, melds, n_melds, unseen, ctx, tab, work):
     k, _ = collect_plans(counts, melds, n_melds, unseen, ctx, tab, plain, targets, work)
     best = P.NO_NEED
     for i in range(k):
-        if targets[i, 0] == P.T_PLAIN and targets[i, 1] & 0xFF != 1:
-            continue
-        best = min(best, targets[i, 2])
+        if _is_plan(targets[i]):
+            best = min(best, targets[i, 2])
     return best
+
+
+@ijit
+def _is_plan(row):
+    """Whether a row of :func:`collect_plans` is a plan: a fan target, or the plain
+    hand when the melds' fans and the base make any completion reach the minimum
+    (parameter 1); the plain row of a hand short of it only sets the bar."""
+    return row[0] != P.T_PLAIN or row[1] & ((1 << ADDON_SHIFT) - 1) == 1
+
+
+@hjit
+def has_plan_within(counts, melds, n_melds, unseen, ctx, tab, work):
+    """Whether a plan is within one tile of the hand's plain need:
+    ``plan_need(...) <= plain + 1``, stopping at the first target found (the bar
+    :func:`collect_plans` keeps targets under), so that asking costs a fraction of
+    collecting every plan (the analysis asks it of each draw of each option).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mjstats.kernels.decompose import suit_table
+    >>> from mjstats.kernels.tables import get_tables
+    >>> from mjstats.rulesets import get_ruleset
+    >>> from mjstats.tiles import parse_tiles
+    >>> ctx, work = P.policy_context(get_ruleset("mcr"), 0), P.new_policy_work(82, suit_table())
+    >>> hand = parse_tiles("1258m7m3p6p9s")  # beside two dragon pungs: 混一色 reaches 8
+    >>> melds = np.array([[2, 31], [2, 32], [0, 0], [0, 0]], np.uint8)
+    >>> unseen = (4 - hand).astype(np.int64)
+    >>> bool(has_plan_within(hand, melds, 2, unseen, ctx, get_tables(), work))
+    True
+    >>> simples = np.array([[2, 12], [2, 22], [0, 0], [0, 0]], np.uint8)  # pungs 4p, 5s
+    >>> bool(has_plan_within(hand, simples, 2, unseen, ctx, get_tables(), work))
+    False
+    """
+    forms = ctx[P.CTX_FORMS]
+    plain = P.hand_need(counts, n_melds, forms, tab)
+    bound = plain + 1
+    fixed, honours = meld_fans(melds, n_melds, ctx)
+    rows = work[P.W_TARGET]
+    k, _ = _collect_beside(
+        counts, melds, n_melds, unseen, ctx, tab, plain, rows, work, fixed, honours, 0, True
+    )
+    for i in range(k):
+        if _is_plan(rows[i]) and rows[i, 2] <= bound:
+            return True
+    if n_melds >= 4:
+        return False
+    # a pair of an honour or a terminal made a pung beside a target (collect_plans'
+    # add-ons): counted in full, as the first target of the hand with the pung may
+    # be farther than a later one
+    dragons = _dragon_pungs(honours)
+    for x in range(34):
+        missing = _pung_missing(counts, unseen, x)
+        if missing < 0 or missing > bound:
+            continue
+        m = _collect_beside_pung(
+            counts, melds, n_melds, unseen, ctx, tab, rows, work, fixed, honours, dragons, x, 0
+        )
+        for i in range(m):
+            if _is_plan(rows[i]) and rows[i, 2] + missing <= bound:
+                return True
+    return False
 
 
 FAR_PLAN_SHARE = 4
@@ -413,13 +502,22 @@ def discard_plan_values(counts, melds, n_melds, unseen, ctx, tab, work, need, pl
     return best, weigh_discards(counts, melds, n_melds, unseen, ctx, tab, work, need, n_t, best)
 
 
+@ijit
+def _plan_pay(ctx):
+    """What every plan's win on a discard is paid besides its fans: ``d`` base
+    payments (``ctx[CTX_DISCARD_WINS]`` = d opponents, ``ctx[CTX_BASE]``; MCR 24), in
+    the units of the near-win values: a 24-fan plan pays 48 where an 8-fan one pays
+    32, so two plans kept outweigh one plan three times as rich."""
+    return ctx[P.CTX_BASE] * ctx[P.CTX_DISCARD_WINS]
+
+
 @hjit
 def plans_value(ctx, targets, n_t, best):
     """What the plans ``targets[:n_t]`` of :func:`collect_plans` are worth together, as
     :func:`discard_plan_values` weighs them (those at need ``best``
     :data:`FAR_PLAN_SHARE` times, those one draw farther once): the value of a hand
     of 3k+1 tiles that holds them, and no less than any discard of a hand of 3k+2 keeps."""
-    pay = ctx[P.CTX_BASE] * ctx[P.CTX_DISCARD_WINS]
+    pay = _plan_pay(ctx)
     value = 0
     for i in range(n_t):
         if targets[i, 2] == best:
@@ -435,9 +533,7 @@ def weigh_discards(counts, melds, n_melds, unseen, ctx, tab, work, need, n_t, be
     (smallest need ``best``); returns the largest value."""
     aux = work[P.W_AUX]
     targets = work[P.W_TARGET]
-    # in the units of the near-win values: a 24-fan plan pays 48 where an 8-fan one
-    # pays 32, so two plans kept outweigh one plan three times as rich
-    pay = ctx[P.CTX_BASE] * ctx[P.CTX_DISCARD_WINS]
+    pay = _plan_pay(ctx)
     top = 0
     for t in range(34):
         aux[t] = 0
