@@ -18,7 +18,7 @@ best discard leaves more useful copies than passing; near a win (exact need 1 or
 legal outs, each weighed by what its win is paid, or of its two-draw look-ahead);
 farther from a win, a pung after which the hand keeps more plan value at the same
 need than it holds (the measure its discards choose by,
-:func:`mjstats.games.plans.discard_plan_values`); else pass.
+:func:`mjstats.games.plans.weigh_discards`); else pass.
 Ready and one step from ready, the discards are weighed by the same value (the
 look-ahead counting the pungs that reach a ready hand too, with the open hand's
 value): :func:`mjstats.games.plans.planner_discard`.
@@ -124,7 +124,7 @@ def _best_claim(counts, melds, n, unseen, pctx, tab, pw, acts, n_acts, t, which,
 @hjit
 def _pung_for_plans(counts, melds, n, unseen, pctx, tab, pw, acts, n_acts, t, passing):
     """The pung among ``acts[1:n_acts]`` after which the hand, at its best discard,
-    keeps more plan value at the same need (:func:`~mjstats.games.plans.discard_plan_values`)
+    keeps more plan value at the same need (:func:`~mjstats.games.plans.weigh_discards`)
     than it holds (:func:`~mjstats.games.plans.held_plan_value`); else ``passing``."""
     for i in range(1, n_acts):
         if acts[i] // 64 != A_PUNG:

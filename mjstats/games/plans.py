@@ -347,7 +347,7 @@ def plan_row_need(row, counts, melds, n_melds, unseen, ctx, tab, tmp, bound):
         melds[n, 1] = x
         n += 1
     if kind == P.T_PLAIN:
-        need = P.hand_need(counts, n, forms, tab) + (0 if param == 1 else 1)
+        need = P.hand_need(counts, n, forms, tab) + (0 if _is_plan(row) else 1)
     elif kind == P.T_HALF_FLUSH_PUNGS:
         need = half_flush_pungs_need(counts, melds, n, unseen, param, tmp)
     elif kind == P.T_ALL_TYPES:
@@ -471,7 +471,7 @@ def _kept_value(
         kind = targets[i, 0]
         plain_row = targets[i, 1] >> ADDON_SHIFT == 0
         if kind == P.T_PLAIN and plain_row:
-            after = need[t] + (0 if targets[i, 1] == 1 else 1)  # param 1: a sure plan
+            after = need[t] + (0 if _is_plan(targets[i]) else 1)
         elif kind == P.T_CHOWS and plain_row:
             after = P._chows_need(keys, held, melds, n_melds, targets[i, 1], level + 1, tab)
         else:
@@ -482,24 +482,6 @@ def _kept_value(
             value += pay + targets[i, 3]
     counts[t] += 1
     return value
-
-
-@hjit
-def discard_plan_values(counts, melds, n_melds, unseen, ctx, tab, work, need, plain):
-    """The plan value each discard of a hand of 3k+2 tiles keeps, in ``work[W_AUX]``:
-    each plan of :func:`collect_plans` at the smallest need that the discard keeps
-    counts what its win on a discard is paid, ``d`` base payments and its fans
-    (``ctx[CTX_DISCARD_WINS]`` = d opponents, ``ctx[CTX_BASE]``; MCR 24 + fan),
-    :data:`FAR_PLAN_SHARE` times over, and each plan one draw farther that it keeps
-    once. ``need``: the plain need after each discard, ``plain`` the least.
-
-    Returns (the smallest need, the largest value). The discards that keep the most
-    are counted exactly; a discard that cannot reach them may be cut short.
-    """
-    n_t, best = collect_plans(
-        counts, melds, n_melds, unseen, ctx, tab, plain, work[P.W_TARGET], work, 1
-    )
-    return best, weigh_discards(counts, melds, n_melds, unseen, ctx, tab, work, need, n_t, best)
 
 
 @ijit
@@ -514,7 +496,7 @@ def _plan_pay(ctx):
 @hjit
 def plans_value(ctx, targets, n_t, best):
     """What the plans ``targets[:n_t]`` of :func:`collect_plans` are worth together, as
-    :func:`discard_plan_values` weighs them (those at need ``best``
+    :func:`weigh_discards` weighs them (those at need ``best``
     :data:`FAR_PLAN_SHARE` times, those one draw farther once): the value of a hand
     of 3k+1 tiles that holds them, and no less than any discard of a hand of 3k+2 keeps."""
     pay = _plan_pay(ctx)
@@ -529,8 +511,14 @@ def plans_value(ctx, targets, n_t, best):
 
 @hjit
 def weigh_discards(counts, melds, n_melds, unseen, ctx, tab, work, need, n_t, best):
-    """:func:`discard_plan_values` for the plans already in ``work[W_TARGET][:n_t]``
-    (smallest need ``best``); returns the largest value."""
+    """The plan value each discard of a hand of 3k+2 tiles keeps, in ``work[W_AUX]``,
+    for the plans of :func:`collect_plans` in ``work[W_TARGET][:n_t]`` (smallest need
+    ``best``): each plan at need ``best`` that the discard keeps counts what its win
+    on a discard is paid (:func:`_plan_pay` and its fans; MCR 24 + fan),
+    :data:`FAR_PLAN_SHARE` times over, and each plan one draw farther that it keeps
+    once. ``need``: the plain need after each discard. Returns the largest value:
+    the discards that keep the most are counted exactly; a discard that cannot reach
+    them may be cut short."""
     aux = work[P.W_AUX]
     targets = work[P.W_TARGET]
     pay = _plan_pay(ctx)
@@ -567,10 +555,13 @@ def weigh_discards(counts, melds, n_melds, unseen, ctx, tab, work, need, n_t, be
 
 @hjit
 def plan_choice(counts, melds, n_melds, unseen, ctx, tab, work, need, plain):
-    """The discard that keeps the most plan value (:func:`discard_plan_values`); ties
-    as :func:`~mjstats.games.discard_policies.fan_aware`'s targeting: the lowest
-    shanten, then the most unseen useful copies. Returns (tile, need)."""
-    discard_plan_values(counts, melds, n_melds, unseen, ctx, tab, work, need, plain)
+    """The discard that keeps the most plan value (:func:`weigh_discards` over
+    :func:`collect_plans`); ties as :func:`~mjstats.games.discard_policies.fan_aware`'s
+    targeting: the lowest shanten, then the most unseen useful copies. Returns (tile,
+    need)."""
+    targets = work[P.W_TARGET]
+    n_t, best = collect_plans(counts, melds, n_melds, unseen, ctx, tab, plain, targets, work, 1)
+    weigh_discards(counts, melds, n_melds, unseen, ctx, tab, work, need, n_t, best)
     aux = work[P.W_AUX]
     return P.most_flexible(counts, n_melds, ctx[P.CTX_FORMS], tab, unseen, need, aux)
 
@@ -578,7 +569,7 @@ def plan_choice(counts, melds, n_melds, unseen, ctx, tab, work, need, plain):
 @hjit
 def held_plan_value(counts, melds, n_melds, unseen, ctx, tab, work):
     """(need, value) of the plans a hand of 3k+1 tiles holds, valued as
-    :func:`discard_plan_values` values those a discard keeps.
+    :func:`weigh_discards` values those a discard keeps.
 
     Examples
     --------
