@@ -490,6 +490,13 @@ def test_compare_real_play_rows(study):
     claims = t[t["what"] == "claim"].set_index("key")
     c = study["claim_counts"].sum(axis=1)
     assert claims.loc["pung", "rate"] == pytest.approx(c[2, 1] / c[0, 1])
+    # a game's count: the study's pungs over its games, real play's over 98,208 games
+    # (177,092 pungs taken, the published count)
+    assert claims.loc["pung", "per_game"] == pytest.approx(c[2, 1] / N)
+    assert claims.loc["pung", "real_per_game"] == pytest.approx(177_092 / 98_208)
+    low, high = claims.loc["pung", ["per_game_ci_low", "per_game_ci_high"]]
+    assert low < claims.loc["pung", "per_game"] < high
+    assert t.loc[t["what"] == "fan", "per_game"].isna().all()
     line = summary_line(real_play_summary(t))
     assert line.startswith("real play's 30 commonest fans: mean |log2 ratio|")
 
@@ -505,6 +512,7 @@ def test_report_reference_and_plot(study, tmp_path, capsys):
     assert main(["report", str(tmp_path), "--table", "reference", "--top", "5"]) == 0
     out = capsys.readouterr().out
     assert "平和" in out and "real play's 30 commonest fans" in out and "taken per chance" in out
+    assert "claims: taken a game" in out
     assert max(cell_len(line) for line in out.splitlines()) <= 80
     assert main(["report", str(tmp_path), "--table", "claims"]) == 0
     out = capsys.readouterr().out

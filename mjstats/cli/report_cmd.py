@@ -233,7 +233,8 @@ def _pad(text: str, width: int) -> str:
 
 def format_reference(df, top: int, agg) -> str:
     """The table of ``--table reference`` for people, in 80 columns: the reference's
-    ``top`` commonest fans per 100 games, the claims per chance, the summary line."""
+    ``top`` commonest fans per 100 games, the claims per chance and a game, the
+    summary line."""
     # deferred: `mjstats --help` loads no kernels
     from mjstats.studies.realplay import real_play, real_play_summary, summary_line
 
@@ -261,6 +262,18 @@ def format_reference(df, top: int, agg) -> str:
             ci = f"{r.ci_low:.1%}-{r.ci_high:.1%}"
             lines.append(
                 f"{r.en:<{16 + width}} {r.real:6.1%} {r.rate:6.1%}  {ci:<13}{r.ratio:6.2f}"
+            )
+        # the published chances are another parser's (see the reference's notes); the
+        # claims taken are not, so a game's count is the firmer comparison
+        lines += ["", "claims: taken a game (95% interval: Poisson, approximate)",
+                  f"{'claim':<{16 + width}} {'real':>6} {'these':>6}  "
+                  f"{'95% interval':<13}{'ratio':>6}"]  # fmt: skip
+        for r in claims.itertuples(index=False):
+            ci = f"{r.per_game_ci_low:.3f}-{r.per_game_ci_high:.3f}"
+            ratio = r.per_game / r.real_per_game
+            lines.append(
+                f"{r.en:<{16 + width}} {r.real_per_game:6.3f} {r.per_game:6.3f}  "
+                f"{ci:<13}{ratio:6.2f}"
             )
     lines += ["", *_wrap(summary_line(real_play_summary(df)))]
     return "\n".join(lines)

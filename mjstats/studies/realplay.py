@@ -12,7 +12,9 @@ itself is not shipped.
 :func:`mjstats.studies.games.games`, or real records,
 :func:`mjstats.studies.game_stats.record_games`) beside it: per fan, both rates per
 100 games, the aggregate's 95 % Wilson interval, the ratio and its log2; per kind of
-claim, both rates per chance. :func:`real_play_summary` gives the headline: the mean
+claim, both rates per chance and both counts a game (the published chances were
+counted by another parser than the engine's legal ones, the claims taken were not:
+read the two together). :func:`real_play_summary` gives the headline: the mean
 ``|log2 ratio|`` over the reference's 30 commonest fans, how many of them are within a
 factor 1.5 and how many beyond a factor 2.5. :func:`plot_real_play` draws the fans on a
 log scale.
@@ -171,7 +173,11 @@ def compare_real_play(
         ``en``, ``unit`` (``"per 100 games"``, ``"taken per chance"``), ``real``
         (the reference's rate), ``rate`` (the aggregate's), ``ci_low`` / ``ci_high``
         (its 95 % Wilson interval), ``count`` and ``of`` (its count and what it is out
-        of: games, or chances), ``ratio`` (``rate / real``), ``log2_ratio``.
+        of: games, or chances), ``ratio`` (``rate / real``), ``log2_ratio``. The claim
+        rows also have ``real_per_game`` and ``per_game`` (claims taken a game) with
+        ``per_game_ci_low`` / ``per_game_ci_high`` (95 %, the count's Poisson variance:
+        an approximation, as the aggregate keeps sums, not each game's count); NaN in
+        the fan rows.
 
     Raises
     ------
@@ -186,8 +192,11 @@ def compare_real_play(
     ...                            progress=False))
     >>> t.loc[0, ["what", "zh", "unit"]].tolist(), round(float(t.loc[0, "real"]), 2)
     (['fan', '平和', 'per 100 games'], 39.09)
-    >>> t[t["what"] == "claim"]["key"].tolist()
+    >>> claims = t[t["what"] == "claim"].set_index("key")
+    >>> claims.index.tolist()
     ['chow', 'pung', 'kong', 'promoted_kong', 'concealed_kong']
+    >>> round(float(claims.loc["pung", "real_per_game"]), 2)  # 177,092 in 98,208 games
+    1.8
     """
     if fan_count not in ("wins", "times"):
         raise ValueError(f"fan_count must be 'wins' or 'times', not {fan_count!r}")
@@ -234,6 +243,8 @@ def compare_real_play(
         clo, chi = wilson_interval(taken, chances)
         with np.errstate(invalid="ignore", divide="ignore"):
             crate = np.where(chances > 0, taken / np.maximum(chances, 1), np.nan)
+            per_game = taken / n if n else np.full(len(idx), np.nan)
+        half = 1.96 * np.sqrt(taken) / max(n, 1)
         rows.append(
             pd.DataFrame(
                 {
@@ -249,6 +260,10 @@ def compare_real_play(
                     "ci_high": chi,
                     "count": taken,
                     "of": chances,
+                    "real_per_game": ref.claims["per_game"],
+                    "per_game": per_game,
+                    "per_game_ci_low": np.maximum(per_game - half, 0),
+                    "per_game_ci_high": per_game + half,
                 }
             )
         )
@@ -269,7 +284,9 @@ def real_play_summary(table: pd.DataFrame, top: int = TOP) -> dict:
     ``beyond_2_5`` those beyond a factor 2.5 (never seen included), ``never_seen``
     those the aggregate has none of; ``fans`` is how many were compared and
     ``chow_rate`` / ``pung_rate`` the claim rates (NaN without claim counts),
-    beside ``real_chow_rate`` / ``real_pung_rate``.
+    beside ``real_chow_rate`` / ``real_pung_rate``, and ``chow_per_game`` /
+    ``pung_per_game`` the claims taken a game beside ``real_chow_per_game`` /
+    ``real_pung_per_game``.
 
     Examples
     --------
@@ -302,6 +319,10 @@ def real_play_summary(table: pd.DataFrame, top: int = TOP) -> dict:
         "pung_rate": claim("pung", "rate"),
         "real_chow_rate": claim("chow", "real"),
         "real_pung_rate": claim("pung", "real"),
+        "chow_per_game": claim("chow", "per_game"),
+        "pung_per_game": claim("pung", "per_game"),
+        "real_chow_per_game": claim("chow", "real_per_game"),
+        "real_pung_per_game": claim("pung", "real_per_game"),
     }
 
 
@@ -312,9 +333,12 @@ def summary_line(summary: dict) -> str:
     --------
     >>> print(summary_line({"fans": 30, "mean_abs_log2": 1.04, "within_1_5": 15,
     ...     "beyond_2_5": 9, "never_seen": 1, "chow_rate": 0.1, "pung_rate": 0.2,
-    ...     "real_chow_rate": 0.295, "real_pung_rate": 0.4905}))  # doctest: +NORMALIZE_WHITESPACE
+    ...     "real_chow_rate": 0.295, "real_pung_rate": 0.4905, "chow_per_game": 0.8,
+    ...     "pung_per_game": 0.3, "real_chow_per_game": 2.36,
+    ...     "real_pung_per_game": 1.80}))  # doctest: +NORMALIZE_WHITESPACE
     real play's 30 commonest fans: mean |log2 ratio| 1.04; 15 within 1.5x, 9 beyond
-    2.5x (1 never seen); chow taken per chance 10.0% (real 29.5%), pung 20.0% (real 49.0%)
+    2.5x (1 never seen); chow taken per chance 10.0% (real 29.5%), pung 20.0% (real
+    49.0%); taken a game: chow 0.80 (real 2.36), pung 0.30 (real 1.80)
     """
     s = summary
     line = (
@@ -326,7 +350,9 @@ def summary_line(summary: dict) -> str:
     if not np.isnan(s["chow_rate"]):
         line += (
             f"; chow taken per chance {s['chow_rate']:.1%} (real {s['real_chow_rate']:.1%}), "
-            f"pung {s['pung_rate']:.1%} (real {s['real_pung_rate']:.1%})"
+            f"pung {s['pung_rate']:.1%} (real {s['real_pung_rate']:.1%}); taken a game: "
+            f"chow {s['chow_per_game']:.2f} (real {s['real_chow_per_game']:.2f}), "
+            f"pung {s['pung_per_game']:.2f} (real {s['real_pung_per_game']:.2f})"
         )
     return line
 
