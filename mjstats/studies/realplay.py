@@ -374,7 +374,7 @@ def plot_real_play(agg: Aggregate, ax=None, top: int = TOP, reference: str = "bo
     """
     # deferred: matplotlib is an optional extra
     import matplotlib.pyplot as plt
-    from matplotlib.ticker import FuncFormatter, NullFormatter
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
     t = compare_real_play(agg, reference)
     fans = t[(t["what"] == "fan") & t["rate"].notna()].sort_values("rank").head(top)
@@ -392,6 +392,7 @@ def plot_real_play(agg: Aggregate, ax=None, top: int = TOP, reference: str = "bo
     ax.errorbar(rate, y, xerr=[rate - lo, hi - rate], fmt="o", ms=4, color="C0", zorder=4,
                 label=f"{_label(agg)} ({int(agg['games'][0]):,} games, 95% interval)")  # fmt: skip
     ax.set_xscale("log")
+    ax.xaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))  # 1 2 5 10 20 ...
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_yticks(y)
