@@ -22,6 +22,7 @@ from test_play import near_complete_hands
 import mjstats
 from mjstats.games import discard_policies as P
 from mjstats.games import play_games
+from mjstats.games.driver import LOG_DRAW
 from mjstats.games.planner import planner_response
 from mjstats.games.plans import (
     all_types_need,
@@ -34,7 +35,8 @@ from mjstats.games.plans import (
     planner_discard,
 )
 from mjstats.games.policies import fan_aware_response, new_work
-from mjstats.games.state import A_CHOW, A_PASS, A_PUNG, POLICY_PLANNER, action
+from mjstats.games.state import A_CHOW, A_DISCARD, A_PASS, A_PUNG, POLICY_PLANNER, action
+from mjstats.games.stats import discard_shares
 from mjstats.games.views import N_VIEW, V_HAND, V_LAST_TILE, V_SEAT, V_UNSEEN, V_WALL_LEFT
 from mjstats.kernels.decompose import suit_table
 from mjstats.kernels.shanten import shanten_one, useful_one
@@ -173,12 +175,40 @@ def test_has_plan_within_is_plan_need_within_one_of_plain():
     assert answers == {True, False}
 
 
+def test_discard_shares_counts_the_discards_of_each_kind():
+    # two games' logs by hand: draws, a pung, discards of 1m (twice), 5m, 1p, E, C
+    rows = [[0, LOG_DRAW, 4, 0], [0, A_DISCARD, 0, 0], [1, A_PUNG, 0, 0],
+            [1, A_DISCARD, 4, 0], [2, A_DISCARD, 9, 0]]  # fmt: skip
+    other = [[3, A_DISCARD, 27, 0], [0, A_DISCARD, 31, 0], [1, A_DISCARD, 0, 0]]
+    logs = np.zeros((2, 6, 4), np.int64)
+    logs[0, :5], logs[1, :3] = rows, other
+    raw = discard_shares(logs, pooled=False)
+    want = np.zeros(34)
+    want[[0, 4, 9, 27, 31]] = [2, 1, 1, 1, 1]
+    assert np.allclose(raw, want / want.mean() * 100)
+    pooled = discard_shares(logs)
+    mean = 6 / 34  # discards of the mean kind
+    assert np.isclose(pooled[0], pooled[18]) and np.isclose(pooled[0], (2 + 1) / 3 / mean * 100)
+    assert np.isclose(pooled[28], 1 / 4 / mean * 100) and np.isclose(pooled[33], 1 / 3 / mean * 100)
+
+
+def test_the_discard_share_table_is_what_the_planners_games_give():
+    # the planner weighs a wait's copies won on a discard by how often their kind is
+    # discarded in its own games: the table must stay what the games measure
+    _, _, _, logs = play_games(scaled(2000), seed=11, policy="planner", wall="botzone",
+                               keep_log=True)  # fmt: skip
+    share = discard_shares(logs)
+    assert np.abs(share - P.DISCARD_SHARE).max() <= 6, np.round(share).astype(int)
+    assert P.DISCARD_SHARE[27] > 2 * P.DISCARD_SHARE[4]  # a wind beside a 5
+
+
 # ---------------------------------------------------------------- near a win
 def ready_value(counts, unseen, tab, melds="", seat_wind=0):
     """``(value, copies)`` of ready ``counts`` (13 tiles with ``melds``, hand text such
     as ``"[123s]"``, at ``seat_wind``): what its legal winning copies are paid, each once
-    self-drawn (3 x (8 + fan)) and thrice on a discard (24 + fan), and the copies that
-    win self-drawn (fan-aware's measure); oracle: ``mjstats.score``."""
+    self-drawn (3 x (8 + fan), 100 times) and thrice on a discard (24 + fan, as many
+    times as the planner's table says the kind is discarded per 100 draws), and the
+    copies that win self-drawn (fan-aware's measure); oracle: ``mjstats.score``."""
     sh, mask = useful_one(counts, melds.count("["), 31, tab)
     value = copies = 0
     for w in range(34):
@@ -189,8 +219,9 @@ def ready_value(counts, unseen, tab, melds="", seat_wind=0):
         drawn = mjstats.score(text, self_drawn=True, last_of_kind=last, seat_wind=seat_wind)
         won = mjstats.score(text, self_drawn=False, last_of_kind=last, seat_wind=seat_wind)
         copies += int(unseen[w]) * drawn.legal
-        value += int(unseen[w]) * (3 * (8 + drawn.total) if drawn.legal else 0)
-        value += 3 * int(unseen[w]) * (24 + won.total if won.legal else 0)
+        value += 100 * int(unseen[w]) * (3 * (8 + drawn.total) if drawn.legal else 0)
+        share = int(P.DISCARD_SHARE[w])
+        value += 3 * share * int(unseen[w]) * (24 + won.total if won.legal else 0)
     return value, copies
 
 
@@ -301,8 +332,9 @@ def test_far_from_a_win_the_planner_keeps_the_plans_that_pay_most():
 
 def test_planner_look_ahead_counts_the_pungs_that_reach_ready():
     # one draw from ready, the planner weighs each unseen copy of a tile u by what the
-    # ready hands it leads to are worth: drawn, and punged from any of three
-    # opponents; oracle: the scorer on every hand
+    # ready hands it leads to are worth: drawn (100 times), and punged from any of
+    # three opponents (as often as u is discarded per 100 draws); oracle: the scorer
+    # on every hand
     tab, ctx, work, melds = planner_kit()
     rng = np.random.default_rng(34)
     checked = claimed = 0
@@ -312,11 +344,11 @@ def test_planner_look_ahead_counts_the_pungs_that_reach_ready():
         for u in np.flatnonzero(unseen):
             after = unseen.copy()
             after[u] -= 1
-            reach = best_ready_value(_with(counts, u), after, tab)
+            reach = 100 * best_ready_value(_with(counts, u), after, tab)
             for act, left, meld in claim_hands(counts, u):
                 if act // 64 == A_PUNG:
                     value = best_ready_value(left, after, tab, meld)
-                    reach += 3 * value
+                    reach += 3 * int(P.DISCARD_SHARE[u]) * value
                     claimed += value > 0
             want += int(unseen[u]) * reach
         scratch = np.zeros(34, np.int64)

@@ -15,7 +15,9 @@ expected to bring most, as below; else the first); at equal distance, an open
 hand's exposed kong, or a pung of an honour or a terminal (it adds its fans) whose
 best discard leaves more useful copies than passing; near a win (exact need 1 or
 2), the claim at equal need whose hand is expected to bring more (the value of its
-legal outs, each weighed by what its win is paid, or of its two-draw look-ahead);
+legal outs, each weighed by what its win is paid and, on a discard, by how often its
+kind is discarded: :data:`~mjstats.games.discard_policies.DISCARD_SHARE`; or of its
+two-draw look-ahead);
 farther from a win, a pung after which the hand keeps more plan value at the same
 need than it holds (the measure its discards choose by,
 :func:`mjstats.games.plans.weigh_discards`); else pass.

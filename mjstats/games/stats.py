@@ -49,6 +49,7 @@ __all__ = [
     "CLAIM_KINDS",
     "CLAIM_NAMES",
     "claim_counters",
+    "discard_shares",
     "log_stats",
     "replay_logs",
     "seat_rows",
@@ -223,3 +224,41 @@ def claim_counters(final, logs, ruleset: Ruleset | str, wall: str, first: int = 
     n_seats = len(game_rules(rs).seat_winds)
     counts = _played_counts(np.asarray(final, np.int64), logs, rs, wall, first)
     return counts.sum(axis=0)[:, :n_seats, :].astype(np.int64)
+
+
+def discard_shares(logs, pooled: bool = True) -> np.ndarray:
+    """How often each kind of tile is discarded in the games of ``logs``, per 100
+    discards of the mean kind: float (34,).
+
+    Every kind has four copies in every wall, so the kinds are dealt and drawn
+    alike, and the discards tell which ones players keep. With ``pooled`` each
+    rank is the mean of its three suits, the winds and the dragons each the mean of
+    theirs (the planner's :data:`~mjstats.games.discard_policies.DISCARD_SHARE` is
+    this, rounded, for its own games). A ruleset whose wall lacks some kinds
+    (two-player: the characters and the honours) gives them 0: compare the kinds
+    it has.
+
+    Parameters
+    ----------
+    logs : array_like
+        int64 (n, k, 4) move logs as :func:`~mjstats.games.play_games` keeps them
+        (``keep_log=True``).
+    pooled : bool
+        Pool the suits' ranks, the winds and the dragons (default).
+
+    Examples
+    --------
+    >>> from mjstats.games import play_games
+    >>> _, _, _, logs = play_games(200, seed=1, policy="planner", wall="botzone", keep_log=True)
+    >>> share = discard_shares(logs)
+    >>> bool(share[27] > share[0] > share[4])  # a wind, a 1, a 5
+    True
+    """
+    rows = np.asarray(logs, np.int64).reshape(-1, 4)
+    tiles = rows[rows[:, 1] == ST.A_DISCARD, 2]
+    count = np.bincount(tiles, minlength=34)[:34].astype(float)
+    if pooled:
+        ranks = count[:27].reshape(3, 9).mean(axis=0)
+        count = np.concatenate([np.tile(ranks, 3), np.full(4, count[27:31].mean()),
+                                np.full(3, count[31:].mean())])  # fmt: skip
+    return count / max(count.mean(), 1e-300) * 100
