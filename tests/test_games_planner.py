@@ -190,6 +190,11 @@ def test_discard_shares_counts_the_discards_of_each_kind():
     mean = 6 / 34  # discards of the mean kind
     assert np.isclose(pooled[0], pooled[18]) and np.isclose(pooled[0], (2 + 1) / 3 / mean * 100)
     assert np.isclose(pooled[28], 1 / 4 / mean * 100) and np.isclose(pooled[33], 1 / 3 / mean * 100)
+    with pytest.raises(ValueError, match="rows of 4"):
+        discard_shares(logs[..., :3])
+    logs[1, 0, 2] = 34  # a discard of no tile
+    with pytest.raises(ValueError, match="discard 3 of the logs is of tile 34"):
+        discard_shares(logs)
 
 
 def test_the_discard_share_table_is_what_the_planners_games_give():

@@ -116,6 +116,7 @@ __all__ = [
     "INFO_NEED",
     "NO_NEED",
     "PLAN_FANS",
+    "SHARE_UNIT",
     "W_INFO",
     "builtin_policy",
     "discard_needs",
@@ -258,15 +259,20 @@ DISCARD_ORDER = _discard_order()
 """int64 (34,): tie-break among equally good discards, lowest first (honours,
 terminals, 2/8, 3-7; then tile id)."""
 
+SHARE_UNIT = 100
+"""The units of :data:`DISCARD_SHARE`: the discards of the mean kind, and so the
+weight of a copy the hand draws itself."""
+
 DISCARD_SHARE = read_only(
     np.array([113, 97, 77, 72, 69, 69, 73, 97, 113] * 3 + [155] * 4 + [149] * 3), np.int64
 )
-"""int64 (34,): how often each kind of tile is discarded, per 100 discards of the
-mean kind, in the planner's own games (20,000 on the Botzone wall, seed 11, each
-rank pooled over the three suits, the winds and the dragons pooled:
-:func:`mjstats.games.stats.discard_shares`; a test keeps the table within 6 of a new
-measurement). The planner without the table, and ``fan-aware``, give the same
-within 2 and 5. Nobody keeps a tile
+"""int64 (34,): how often each kind of tile is discarded, per :data:`SHARE_UNIT`
+discards of the mean kind, in the planner's own games (20,000 on the Botzone wall,
+seed 11, each rank pooled over the three suits, the winds and the dragons pooled:
+``discard_shares(play_games(20_000, seed=11, policy="planner", wall="botzone",
+keep_log=True)[3])``, :func:`mjstats.games.stats.discard_shares`; a test keeps the
+table within 6 of a new measurement). The planner without the table gives the same
+within 3, ``fan-aware``'s games within 7. Nobody keeps a tile
 nobody needs: an honour comes out 2.2 times as often as a 5. The planner weighs each
 copy of a wait that its win on a discard takes by it (:func:`legal_outs`,
 :func:`_legal_ready_draws`)."""
@@ -1052,7 +1058,7 @@ def legal_outs(counts, melds, n_melds, waits, unseen, ctx, work):
     tile the hand draws; and ``value`` weighs each such copy by what its win is
     paid (the ruleset's payment: self-drawn d x (base + fan), on a discard
     d x base + fan) and by how often its kind is discarded (:data:`DISCARD_SHARE`
-    per 100 copies the hand draws; ``value`` is in those hundredths), proportional
+    per :data:`SHARE_UNIT` copies the hand draws; ``value`` is in those units), proportional
     to the points a draw and its discards are expected to bring (0 when d = 0).
     """
     legal = 0
@@ -1069,7 +1075,7 @@ def legal_outs(counts, melds, n_melds, waits, unseen, ctx, work):
         if is_legal:
             legal += unseen[w]
             fan_copies += unseen[w] * total
-            value += 100 * unseen[w] * d * (base + total)
+            value += SHARE_UNIT * unseen[w] * d * (base + total)
         if d:
             total, _, is_legal = score_win_by(
                 ctx, counts, melds, w, False, visible == 3, False, work
@@ -1168,7 +1174,7 @@ def _legal_ready_draws(counts, melds, n_melds, unseen, ctx, tab, work, out_need,
     value of :func:`legal_outs`, and with ``claims`` a copy of ``u`` also reaches a
     ready hand by a pung, on the discard of any of the d opponents (it counts d
     times, as often as ``u`` is discarded, :data:`DISCARD_SHARE`, with the open
-    hand's value: :func:`_punged_ready`), so the sum (in hundredths of
+    hand's value: :func:`_punged_ready`), so the sum (in :data:`SHARE_UNIT` times
     :func:`legal_outs`' unit) is proportional to the points the next two steps are
     expected to bring. (Chows to ready, counted the same way on the left opponent's
     discards, gain about +0.05 points a game against the planner without them, but
@@ -1179,7 +1185,7 @@ def _legal_ready_draws(counts, melds, n_melds, unseen, ctx, tab, work, out_need,
     """
     forms = ctx[CTX_FORMS]
     by_value = ctx[CTX_DISCARD_WINS] > 0
-    draw_share = 100 if by_value else 1  # a draw against DISCARD_SHARE's discards
+    draw_share = SHARE_UNIT if by_value else 1  # a draw against DISCARD_SHARE's discards
     total = 0
     _, useful = useful_one(counts, n_melds, forms, tab)
     for u in range(34):

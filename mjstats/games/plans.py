@@ -261,6 +261,25 @@ def _pung_missing(counts, unseen, x):
     return 3 - min(c, 3)
 
 
+@ijit
+def _make_pung(counts, melds, n, x):
+    """Make the held copies of ``x`` (three at most) a pung in meld slot ``n`` (an
+    add-on's, :data:`VIRTUAL_PUNG`); returns the copies taken, for :func:`_unmake_pung`."""
+    take = min(np.int64(counts[x]), 3)
+    counts[x] -= take
+    melds[n, 0] = VIRTUAL_PUNG
+    melds[n, 1] = x
+    return take
+
+
+@ijit
+def _unmake_pung(counts, melds, n, x, take):
+    """Undo :func:`_make_pung`."""
+    melds[n, 0] = 0
+    melds[n, 1] = 0
+    counts[x] += take
+
+
 @hjit
 def _collect_beside_pung(
     counts, melds, n_melds, unseen, ctx, tab, rows, work, fixed, honours, dragons, x, slack
@@ -268,19 +287,14 @@ def _collect_beside_pung(
     """:func:`_collect_beside` into ``rows`` for the hand with its pair (or pung) of
     ``x`` made a pung in the free meld slot, its fans counted (``dragons``: the dragon
     pungs among the melds); returns the rows' count. ``counts``/``melds`` are restored."""
-    take = min(np.int64(counts[x]), 3)
-    counts[x] -= take
-    melds[n_melds, 0] = VIRTUAL_PUNG
-    melds[n_melds, 1] = x
+    take = _make_pung(counts, melds, n_melds, x)
     v = pung_fans(x, dragons, ctx)
     more = honours | (1 << (x - 27)) if x >= 27 else honours
     plain = P.hand_need(counts, n_melds + 1, ctx[P.CTX_FORMS], tab)
     m, _ = _collect_beside(
         counts, melds, n_melds + 1, unseen, ctx, tab, plain, rows, work, fixed + v, more, slack
     )
-    melds[n_melds, 0] = 0
-    melds[n_melds, 1] = 0
-    counts[x] += take
+    _unmake_pung(counts, melds, n_melds, x, take)
     return m
 
 
@@ -337,14 +351,10 @@ def plan_row_need(row, counts, melds, n_melds, unseen, ctx, tab, tmp, bound):
     x = addon - 1
     take = 0
     if addon:
-        c = np.int64(counts[x])
-        if c + unseen[x] < 3:
+        if counts[x] + unseen[x] < 3:
             return P.NO_NEED
-        take = min(c, 3)
+        take = _make_pung(counts, melds, n, x)
         missing = 3 - take
-        counts[x] -= take
-        melds[n, 0] = VIRTUAL_PUNG
-        melds[n, 1] = x
         n += 1
     if kind == P.T_PLAIN:
         need = P.hand_need(counts, n, forms, tab) + (0 if _is_plan(row) else 1)
@@ -355,9 +365,7 @@ def plan_row_need(row, counts, melds, n_melds, unseen, ctx, tab, tmp, bound):
     else:
         need = P._target_need(kind, param, counts, melds, n, unseen, forms, bound, tab, tmp)
     if addon:
-        melds[n - 1, 0] = 0
-        melds[n - 1, 1] = 0
-        counts[x] += take
+        _unmake_pung(counts, melds, n - 1, x, take)
     return need + missing
 
 

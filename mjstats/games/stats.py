@@ -246,6 +246,11 @@ def discard_shares(logs, pooled: bool = True) -> np.ndarray:
     pooled : bool
         Pool the suits' ranks, the winds and the dragons (default).
 
+    Raises
+    ------
+    ValueError
+        ``logs`` not of rows of 4, or a discard of no tile (outside 0-33).
+
     Examples
     --------
     >>> from mjstats.games import play_games
@@ -254,9 +259,17 @@ def discard_shares(logs, pooled: bool = True) -> np.ndarray:
     >>> bool(share[27] > share[0] > share[4])  # a wind, a 1, a 5
     True
     """
-    rows = np.asarray(logs, np.int64).reshape(-1, 4)
+    logs = np.asarray(logs, np.int64)
+    if logs.ndim < 2 or logs.shape[-1] != 4:
+        raise ValueError(
+            f"logs must be rows of 4 (seat, kind, tile, ignored), not shape {logs.shape}"
+        )
+    rows = logs.reshape(-1, 4)
     tiles = rows[rows[:, 1] == ST.A_DISCARD, 2]
-    count = np.bincount(tiles, minlength=34)[:34].astype(float)
+    if len(tiles) and (tiles.min() < 0 or tiles.max() > 33):
+        bad = int(np.flatnonzero((tiles < 0) | (tiles > 33))[0])
+        raise ValueError(f"discard {bad} of the logs is of tile {int(tiles[bad])}, not 0-33")
+    count = np.bincount(tiles, minlength=34).astype(float)
     if pooled:
         ranks = count[:27].reshape(3, 9).mean(axis=0)
         count = np.concatenate([np.tile(ranks, 3), np.full(4, count[27:31].mean()),
