@@ -1200,7 +1200,9 @@ def _legal_ready_draws(counts, melds, n_melds, unseen, ctx, tab, work, out_need,
         )
         counts[u] -= 1
         # and its open hand scores no more than the concealed one but for 全求人 (the
-        # fourth meld): a draw that reaches no legal win leaves no pung that does
+        # fourth meld) and, rarely, 和绝张 (the exposed pung shows copies the drawn
+        # hand hides): a draw that reaches no legal win is taken to leave no pung that
+        # does
         if claims and by_value and (reach > 0 or n_melds == 3):
             value = _punged_ready(counts, melds, n_melds, unseen, u, ctx, tab, work, out_need, t)
             reach += ctx[CTX_DISCARD_WINS] * DISCARD_SHARE[u] * value
