@@ -363,6 +363,61 @@ def test_planner_look_ahead_counts_the_pungs_that_reach_ready():
     assert checked >= scaled(60) // 4 and claimed > 0
 
 
+def open_hands_at_shanten_one(rng, n, tab):
+    """``(counts, melds, text, unseen)``: 10 concealed tiles one draw from ready beside
+    one exposed set (a pung or a chow the hand held), from ``n`` random near-complete
+    hands."""
+    for counts in near_complete_hands(rng, n):
+        counts = counts.astype(np.uint8)
+        pungs = [(2, t) for t in np.flatnonzero(counts >= 3)]
+        chows = [(1, t) for t in range(27) if t % 9 <= 6 and all(counts[t : t + 3])]
+        sets = pungs + chows
+        if not sets:
+            continue
+        kind, t = sets[int(rng.integers(len(sets)))]
+        tiles = [t] * 3 if kind == 2 else [t, t + 1, t + 2]
+        for x in tiles:
+            counts[x] -= 1
+        counts[int(rng.choice(np.flatnonzero(counts)))] -= 1
+        if shanten_one(counts, 1, 31, tab) != 1:
+            continue
+        melds = np.zeros((4, 2), np.uint8)
+        melds[0] = kind, t
+        unseen = (4 - counts).astype(np.int64)
+        unseen[tiles] -= 1 if kind == 1 else 3
+        text = format_tiles(_with(np.zeros(34, np.uint8), *tiles))
+        yield counts, melds, f"[{text}]", unseen
+
+
+def test_an_open_hands_look_ahead_counts_its_pungs_to_ready():
+    # the look-ahead of a hand with an exposed meld, one draw from ready: each unseen
+    # copy of u counts drawn and punged, each with the value of the ready hand it
+    # leaves (the open hand's melds scored too); oracle: the scorer on every hand.
+    # A pung is counted where the drawn hand has a legal win, as the kernel does (an
+    # exposed pung can make the last copy 和绝张 where a concealed one cannot: rare)
+    tab, ctx, work, _ = planner_kit()
+    rng = np.random.default_rng(36)
+    checked = claimed = 0
+    for counts, melds, text, unseen in open_hands_at_shanten_one(rng, scaled(200), tab):
+        want = 0
+        for u in np.flatnonzero(unseen):
+            after = unseen.copy()
+            after[u] -= 1
+            worth = best_ready_value(_with(counts, u), after, tab, text)
+            reach = 100 * worth
+            for act, left, meld in claim_hands(counts, u) if worth > 0 else ():
+                if act // 64 == A_PUNG:
+                    value = best_ready_value(left, after, tab, text + meld)
+                    reach += 3 * int(P.DISCARD_SHARE[u]) * value
+                    claimed += value > 0
+            want += int(unseen[u]) * reach
+        scratch = np.zeros(34, np.int64)
+        got = P._legal_ready_draws(counts, melds, 1, unseen, ctx, tab, work, scratch, True, -1)
+        assert got == want, (text, format_tiles(counts))
+        checked += 1
+    assert checked >= scaled(200) // 20 and claimed > 0
+
+
 def test_the_look_ahead_memo_gives_what_each_hand_alone_gives():
     # the look-aheads of a 14-tile hand's discards share a memo of the ready hands
     # they reach (H - t + u - e is H - e + u - t): with it, each discard's look-ahead,
