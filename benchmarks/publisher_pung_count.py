@@ -27,14 +27,15 @@ import numpy as np
 
 def count_game(wall, rows) -> tuple[int, int, int]:
     """``(pungs, pair chances, publisher's chances)`` of one game: ``wall`` its 136
-    tiles (Botzone layout: player ``p`` deals the last 13 of ``wall[34p:34p+34]``),
-    ``rows`` its move log without the ignored claims."""
+    tiles (Botzone layout, dealt by the engine's own ``new_game``), ``rows`` its move
+    log without the ignored claims."""
     from mjstats.games import state as ST
     from mjstats.games.driver import LOG_DRAW
+    from mjstats.games.rules import new_game
 
-    hands = np.zeros((4, 34), np.int64)
-    for p in range(4):
-        np.add.at(hands[p], np.asarray(wall[34 * p + 21 : 34 * p + 34]), 1)
+    S = np.zeros(ST.N_STATE, np.int64)
+    new_game(S, np.asarray(wall, np.int64), ST.WALL_BOTZONE, 0)
+    hands = S[ST.S_HAND : ST.S_HAND + 4 * 34].reshape(4, 34).copy()
     pungs = pairs = published = 0
     first = True
     last = -1
@@ -75,10 +76,12 @@ def _games(n: int, seed: int, policy: str):
 
 
 def _records(path: str):
-    from mjstats.records.reader import read_blocks
+    from mjstats.records.reader import DRAWN, WIN, read_blocks
 
     for b in read_blocks(path):
         for i in range(len(b)):
+            if b.status[i] not in (WIN, DRAWN):  # a bad or aborted record: not counted
+                continue
             log = b.logs[b.starts[i] : b.starts[i] + b.n_log[i]].tolist()
             yield b.walls[i], [r for r in log if not r[3]]
 
