@@ -540,3 +540,25 @@ def test_replay_out_writes_the_record_set_as_a_games_aggregate(tmp_path, capsys)
     assert main(["report", str(tmp_path), "--table", "claims", "--format", "csv"]) == 0
     rows = pd.read_csv(io.StringIO(capsys.readouterr().out))
     assert rows.set_index("claim").loc["chow", "taken"] == 85
+
+
+def test_publisher_count_equals_the_publishers_parser_on_sample_txt():
+    """``benchmarks/publisher_pung_count.py`` counts claim chances as the real-play
+    data set's publisher did. The expected figures are those of the publisher's own
+    code (``pymj/botzone/GameData.py`` of ZhijieXiong/ai4mahjiong,
+    ``get_state_action_sequence``: states with ``can_peng`` / ``can_chi`` and the
+    actions ``Peng`` / ``Chi``), run on ``tests/data/botzone/sample.txt`` on 2026-12-07
+    (not shipped: not our code). Its first game holds the parser's quirks: the first
+    discard read twice (seat 2's pair of 6p), a claimer's pass on the discard before
+    the one it claims dropped (seat 2's pair of 3m before it chows 7p)."""
+    import importlib.util
+
+    path = Path(__file__).parent.parent / "benchmarks" / "publisher_pung_count.py"
+    spec = importlib.util.spec_from_file_location("publisher_pung_count", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    counts = [script.count_game(w, r) for w, r in script._records(str(DATA / "sample.txt"))]
+    pungs, _, pung_chances, chows, chow_chances = (sum(c) for c in zip(*counts, strict=True))
+    assert len(counts) == 16
+    assert (pungs, pung_chances, chows, chow_chances) == (25, 68, 33, 134)
+    assert counts[0][2] == 7
