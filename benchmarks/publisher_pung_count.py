@@ -1,4 +1,4 @@
-"""Pung chances counted as the real-play data set's publisher counts them.
+"""Pung and chow chances counted as the real-play data set's publisher counts them.
 
 The reference's pung rate (49.05 % of 361,008 chances, 3.68 a game) comes from the
 parser of the public repository ZhijieXiong/ai4mahjiong (``pymj/botzone/GameData.py``,
