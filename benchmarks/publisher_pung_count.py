@@ -34,6 +34,16 @@ import argparse
 
 import numpy as np
 
+from mjstats.games import state as ST
+from mjstats.games.driver import LOG_DRAW
+
+# the rows a turn spans before its discard (a draw, a claim; an exposed kong and its
+# replacement draw), the parser's name of such a turn, and the tiles a move takes
+# from the hand
+_TURN_ROWS = {LOG_DRAW: 1, ST.A_CHOW: 1, ST.A_PUNG: 1, ST.A_KONG: 2}
+_TURN_NAMES = {LOG_DRAW: "Play", ST.A_CHOW: "Chi", ST.A_PUNG: "Peng", ST.A_KONG: "Gang"}
+_TAKEN = {ST.A_PUNG: 2, ST.A_KONG: 3, ST.A_ANGANG: 4, ST.A_BUGANG: 1, ST.A_DISCARD: 1}
+
 
 class Unreadable(ValueError):
     """A game the publisher's parser cannot read (a kong right after a kong, a win on
@@ -44,13 +54,10 @@ def _actions(rows):
     """The game as the publisher's parser sees it: one action per turn, ``(seat, name,
     the tile it discards or -1, its rows)``; a turn that ends in a win ends the list
     (a kong followed by a win on the replacement draw is read as the win alone)."""
-    from mjstats.games import state as ST
-    from mjstats.games.driver import LOG_DRAW
-
     out, i, n = [], 0, len(rows)
     while i < n:
         seat, kind = rows[i][0], rows[i][1]
-        step = {LOG_DRAW: 1, ST.A_CHOW: 1, ST.A_PUNG: 1, ST.A_KONG: 2}.get(kind)
+        step = _TURN_ROWS.get(kind)
         if kind == ST.A_HU:
             return [*out, (seat, "Hu", -1, rows[i : i + 1])]
         if step is None:
@@ -70,7 +77,7 @@ def _actions(rows):
             return [*out, (seat, "ZiMoHu", -1, rows[i : i + step + 1])]
         if nxt[1] != ST.A_DISCARD:
             raise Unreadable(f"row {i + step}: {nxt}")
-        name = {LOG_DRAW: "Play", ST.A_CHOW: "Chi", ST.A_PUNG: "Peng", ST.A_KONG: "Gang"}[kind]
+        name = _TURN_NAMES[kind]
         if step == 3:
             name = "AnGang" if rows[i + 1][1] == ST.A_ANGANG else "BuGang"
         out.append((seat, name, nxt[2], rows[i : i + step + 1]))
@@ -81,18 +88,14 @@ def _actions(rows):
 def _apply(hands, rows, last: int) -> int:
     """Play ``rows`` on ``hands`` (4 x 34); returns the tile last discarded (a chow
     takes it from the discarder, not from the hand)."""
-    from mjstats.games import state as ST
-    from mjstats.games.driver import LOG_DRAW
-
-    taken = {ST.A_PUNG: 2, ST.A_KONG: 3, ST.A_ANGANG: 4, ST.A_BUGANG: 1, ST.A_DISCARD: 1}
     for seat, kind, tile, _ in rows:
         if kind == LOG_DRAW:
             hands[seat, tile] += 1
         elif kind == ST.A_CHOW:
             for x in (tile - 1, tile, tile + 1):
                 hands[seat, x] -= x != last
-        elif kind in taken:
-            hands[seat, tile] -= taken[kind]
+        elif kind in _TAKEN:
+            hands[seat, tile] -= _TAKEN[kind]
             last = tile if kind == ST.A_DISCARD else last
     return last
 
@@ -114,7 +117,6 @@ def count_game(wall, rows) -> tuple[int, int, int, int, int]:
     chances)`` of one game: ``wall`` its 136 tiles (Botzone layout, dealt by the
     engine's own ``new_game``), ``rows`` its move log without the ignored claims.
     Raises :class:`Unreadable` for a game the publisher's parser cannot read."""
-    from mjstats.games import state as ST
     from mjstats.games.rules import new_game
 
     S = np.zeros(ST.N_STATE, np.int64)
@@ -165,7 +167,6 @@ def count_game(wall, rows) -> tuple[int, int, int, int, int]:
 
 def _games(n: int, seed: int, policy: str):
     from mjstats.games import play_games
-    from mjstats.games import state as ST
 
     _, _, final, logs = play_games(n, seed=seed, policy=policy, wall="botzone", keep_log=True)
     for g in range(n):
