@@ -25,7 +25,15 @@ from rich.cells import cell_len
 from mjstats.cli import main
 from mjstats.errors import GameError, RecordError
 from mjstats.games import play_games
-from mjstats.games.stats import CLAIM_KINDS, claim_counters, log_stats
+from mjstats.games import state as ST
+from mjstats.games.driver import LOG_DRAW
+from mjstats.games.stats import (
+    CLAIM_KINDS,
+    DATASET_COUNTS,
+    claim_counters,
+    dataset_counts,
+    log_stats,
+)
 from mjstats.records import record_stats
 from mjstats.report import report_table
 from mjstats.rulesets import get_ruleset
@@ -419,6 +427,7 @@ def test_study_claims_do_not_depend_on_chunks_or_threads(study):
     finally:
         numba.set_num_threads(before)
     assert got["claim_counts"].tolist() == study["claim_counts"].tolist()
+    assert got["dataset_claims"].tolist() == study["dataset_claims"].tolist()
 
 
 def test_study_claims_are_those_of_the_games(study):
@@ -489,7 +498,15 @@ def test_compare_real_play_rows(study):
     assert row["ratio"] == pytest.approx(row["rate"] / row["real"])
     claims = t[t["what"] == "claim"].set_index("key")
     c = study["claim_counts"].sum(axis=1)
-    assert claims.loc["pung", "rate"] == pytest.approx(c[2, 1] / c[0, 1])
+    assert claims.loc["pung", "legal_rate"] == pytest.approx(c[2, 1] / c[0, 1])
+    assert claims.loc["pung", "legal_chances"] == c[0, 1]
+    # games on the Botzone wall: claims per chance counted as the data set's parser
+    # counts its chances
+    d = dict(zip(DATASET_COUNTS, study["dataset_claims"].tolist(), strict=True))
+    assert claims.loc["pung", "rate"] == pytest.approx(d["pungs"] / d["pung_chances"])
+    assert claims.loc["chow", ["count", "of"]].tolist() == [d["chows"], d["chow_chances"]]
+    assert claims["counted"].tolist() == ["as the data set"] * 5
+    assert claims.loc["kong", "legal_rate"] == pytest.approx(c[2, 2] / c[0, 2])
     # a game's count: the study's pungs over its games, real play's over 98,208 games
     # (177,092 pungs taken, the published count)
     assert claims.loc["pung", "per_game"] == pytest.approx(c[2, 1] / N)
@@ -499,6 +516,18 @@ def test_compare_real_play_rows(study):
     assert t.loc[t["what"] == "fan", "per_game"].isna().all()
     line = summary_line(real_play_summary(t))
     assert line.startswith("real play's 30 commonest fans: mean |log2 ratio|")
+
+
+def test_games_off_the_botzone_wall_compare_legal_chances():
+    """The data set's parser reads Botzone records: a study on another wall has no such
+    count, and its table says its chances are the engine's legal ones."""
+    agg = games(scaled(30), 2, policy="fan-aware", progress=False)
+    assert "dataset_claims" not in agg.counters
+    t = compare_real_play(agg)
+    claims = t[t["what"] == "claim"].set_index("key")
+    assert (claims["counted"] == "legal chances").all()
+    assert (claims["rate"].fillna(-1) == claims["legal_rate"].fillna(-1)).all()
+    assert "chances counted as the data set" not in summary_line(real_play_summary(t))
 
 
 def test_two_player_games_are_not_compared():
@@ -512,7 +541,8 @@ def test_report_reference_and_plot(study, tmp_path, capsys):
     assert main(["report", str(tmp_path), "--table", "reference", "--top", "5"]) == 0
     out = capsys.readouterr().out
     assert "平和" in out and "real play's 30 commonest fans" in out and "taken per chance" in out
-    assert "claims: taken a game" in out
+    assert "claims: taken a game" in out and "Pung*" in out
+    assert "* chances counted as the data set's parser counts them" in out
     assert max(cell_len(line) for line in out.splitlines()) <= 80
     assert main(["report", str(tmp_path), "--table", "claims"]) == 0
     out = capsys.readouterr().out
@@ -542,23 +572,74 @@ def test_replay_out_writes_the_record_set_as_a_games_aggregate(tmp_path, capsys)
     assert rows.set_index("claim").loc["chow", "taken"] == 85
 
 
-def test_publisher_count_equals_the_publishers_parser_on_sample_txt():
-    """``benchmarks/publisher_pung_count.py`` counts claim chances as the real-play
-    data set's publisher did. The expected figures are those of the publisher's own
-    code (``pymj/botzone/GameData.py`` of ZhijieXiong/ai4mahjiong,
-    ``get_state_action_sequence``: states with ``can_peng`` / ``can_chi`` and the
-    actions ``Peng`` / ``Chi``), run on ``tests/data/botzone/sample.txt`` on 2026-12-07
-    (not shipped: not our code). Its first game holds the parser's quirks: the first
-    discard read twice (seat 2's pair of 6p), a claimer's pass on the discard before
-    the one it claims dropped (seat 2's pair of 3m before it chows 7p)."""
+# the publisher's own code's counts of sample.txt: pymj/botzone/GameData.py of
+# ZhijieXiong/ai4mahjiong (get_state_action_sequence: states with can_chi, can_peng,
+# can_gang, can_bu_gang, can_an_gang and the actions Chi, Peng, Gang, BuGang, AnGang),
+# run on tests/data/botzone/sample.txt on 2026-12-07 (not shipped: not our code)
+_SAMPLE_TXT = {"chow_chances": 134, "chows": 33, "pung_chances": 68, "pungs": 25,
+               "kong_chances": 3, "kongs": 1, "promoted_kong_chances": 3, "promoted_kongs": 2,
+               "concealed_kong_chances": 16, "concealed_kongs": 2}  # fmt: skip
+
+
+def _publisher_script():
     import importlib.util
 
-    path = Path(__file__).parent.parent / "benchmarks" / "publisher_pung_count.py"
-    spec = importlib.util.spec_from_file_location("publisher_pung_count", path)
+    path = Path(__file__).parent.parent / "benchmarks" / "publisher_claim_count.py"
+    spec = importlib.util.spec_from_file_location("publisher_claim_count", path)
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
-    counts = [script.count_game(w, r) for w, r in script._records(str(DATA / "sample.txt"))]
-    pungs, _, pung_chances, chows, chow_chances = (sum(c) for c in zip(*counts, strict=True))
+    return script
+
+
+def test_publisher_count_equals_the_publishers_parser_on_sample_txt():
+    """``benchmarks/publisher_claim_count.py`` counts claim chances as the real-play
+    data set's publisher did (:data:`_SAMPLE_TXT`). Its first game holds the parser's
+    quirks: the first discard read twice (seat 2's pair of 6p), a claimer's pass on
+    the discard before the one it claims dropped (seat 2's pair of 3m before it chows
+    7p)."""
+    script = _publisher_script()
+    counts = [script.count_game(w, r)[1] for w, r in script._records(str(DATA / "sample.txt"))]
     assert len(counts) == 16
-    assert (pungs, pung_chances, chows, chow_chances) == (25, 68, 33, 134)
-    assert counts[0][2] == 7
+    assert {k: sum(c[k] for c in counts) for k in _SAMPLE_TXT} == _SAMPLE_TXT
+    assert counts[0]["pung_chances"] == 7
+
+
+def test_the_records_path_counts_as_the_publishers_parser():
+    """The kernel of the records path (:func:`record_games`'s ``dataset_claims``) gives
+    the publisher's own code's figures on sample.txt."""
+    agg = record_games(DATA / "sample.txt")
+    d = dict(zip(DATASET_COUNTS, agg["dataset_claims"].tolist(), strict=True))
+    assert d == {"games": 16, **_SAMPLE_TXT}
+
+
+@pytest.mark.parametrize("policy", ["planner", "random", "efficiency"])
+def test_the_dataset_count_kernel_equals_the_script_game_for_game(policy):
+    """:func:`dataset_counts` (numba) and the plain-Python count of
+    ``benchmarks/publisher_claim_count.py`` agree on every game, unreadable ones (all
+    zeros) included."""
+    script = _publisher_script()
+    n = scaled(150)
+    _, _, final, logs = play_games(n, seed=17, policy=policy, wall="botzone", keep_log=True)
+    got = dataset_counts(final[:, ST.S_WALL : ST.S_WALL + 136], logs, final[:, ST.S_NLOG])
+    for g in range(n):
+        rows = [r for r in logs[g, : final[g, ST.S_NLOG]].tolist() if not r[3]]
+        try:
+            counts = script.count_game(final[g, ST.S_WALL : ST.S_WALL + 136], rows)[1]
+            want = [1, *(counts[k] for k in DATASET_COUNTS[1:])]
+        except script.Unreadable:
+            want = [0] * len(DATASET_COUNTS)
+        assert got[g].tolist() == want, g
+    assert got[:, 0].sum() > 0.9 * n
+
+
+def test_a_kong_right_after_a_kong_is_unreadable_to_the_dataset_count():
+    """The publisher's parser misreads a kong declared on a kong's replacement draw: the
+    count leaves such a game out, as the script does."""
+    rows = np.array([[0, LOG_DRAW, 5, 0], [0, 3, 5, 0], [0, LOG_DRAW, 7, 0], [0, 3, 7, 0],
+                     [0, LOG_DRAW, 9, 0], [0, 1, 9, 0]], np.int64)  # fmt: skip
+    wall = np.repeat(np.arange(34), 4)
+    got = dataset_counts(wall[None, :], rows[None], [len(rows)])
+    assert got.tolist() == [[0] * len(DATASET_COUNTS)]
+    script = _publisher_script()
+    with pytest.raises(script.Unreadable):
+        script.count_game(wall, rows.tolist())

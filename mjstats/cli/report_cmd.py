@@ -260,11 +260,21 @@ def format_reference(df, top: int, agg) -> str:
                   f"{'these':>6}  {'95% interval':<13}{'ratio':>6}"]  # fmt: skip
         for r in claims.itertuples(index=False):
             ci = f"{r.ci_low:.1%}-{r.ci_high:.1%}"
+            mark = "*" if r.counted == "as the data set" else ""
             lines.append(
-                f"{r.en:<{16 + width}} {r.real:6.1%} {r.rate:6.1%}  {ci:<13}{r.ratio:6.2f}"
+                f"{r.en + mark:<{16 + width}} {r.real:6.1%} {r.rate:6.1%}  {ci:<13}{r.ratio:6.2f}"
             )
-        # the published chances are another parser's (see the reference's notes); the
-        # claims taken are not, so a game's count is the firmer comparison
+        alike = claims[claims["counted"] == "as the data set"]
+        if len(alike):
+            legal = ", ".join(f"{r.en.lower()} {r.legal_rate:.1%}" for r in alike.itertuples())
+            lines += _wrap(f"* chances counted as the data set's parser counts them (of the "
+                           f"engine's legal chances: {legal})")  # fmt: skip
+        else:
+            lines += _wrap(
+                "(chances: the engine's legal ones; the data set's parser counted its own "
+                "way: play on the Botzone wall to compare like for like)"
+            )
+        # the claims taken a game need no parser: the firmest comparison
         lines += ["", "claims: taken a game (95% interval: Poisson, approximate)",
                   f"{'claim':<{16 + width}} {'real':>6} {'these':>6}  "
                   f"{'95% interval':<13}{'ratio':>6}"]  # fmt: skip

@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from mjstats.errors import GameError
+from mjstats.games import dataset_count as D
 from mjstats.games import kernels as G
 from mjstats.games import replay_kernel as K
 from mjstats.games import state as ST
@@ -49,6 +50,8 @@ __all__ = [
     "CLAIM_KINDS",
     "CLAIM_NAMES",
     "claim_counters",
+    "dataset_claim_counters",
+    "dataset_counts",
     "discard_shares",
     "log_stats",
     "replay_logs",
@@ -74,6 +77,13 @@ CLAIM_NAMES = {
 
 COUNTS = ("chances", "made", "taken")
 """What is counted of each kind (the counters' first axis)."""
+
+DATASET_COUNTS = D.DATASET_COUNTS
+"""What :func:`dataset_counts` gives of each game, in order: ``games`` (1 when the
+real-play data set's parser reads it, else 0 and the rest 0), then the chances and
+claims of each kind: ``chow_chances``, ``chows``, ``pung_chances``, ``pungs``,
+``kong_chances``, ``kongs``, ``promoted_kong_chances``, ``promoted_kongs``,
+``concealed_kong_chances``, ``concealed_kongs`` (:mod:`mjstats.games.dataset_count`)."""
 
 
 def replay_logs(walls, n_wall, winds, logs, n_log, ruleset, wall: str, starts=None):
@@ -224,6 +234,60 @@ def claim_counters(final, logs, ruleset: Ruleset | str, wall: str, first: int = 
     n_seats = len(game_rules(rs).seat_winds)
     counts = _played_counts(np.asarray(final, np.int64), logs, rs, wall, first)
     return counts.sum(axis=0)[:, :n_seats, :].astype(np.int64)
+
+
+def dataset_counts(walls, logs, n_log, starts=None) -> np.ndarray:
+    """The chances and claims of each game counted as the real-play data set's publisher
+    counts them (:mod:`mjstats.games.dataset_count`): int64 (n, 11), the columns
+    :data:`DATASET_COUNTS`. A game that parser cannot read (a kong right after
+    a kong, a win on the first draw) is all zeros.
+
+    ``walls``: int64 (n, >= 136), the Botzone walls; ``logs``: int64 (n, k, 4), game
+    ``i``'s rows ``logs[i]`` (as :func:`~mjstats.games.play_games` keeps them), or with
+    ``starts`` int64 (rows, 4), game ``i``'s the ``n_log[i]`` rows from ``starts[i]``.
+    Only four-seat games on the Botzone wall make sense here (the data set's).
+
+    Examples
+    --------
+    >>> from mjstats.games import play_games
+    >>> _, _, final, logs = play_games(5, seed=1, policy="planner", wall="botzone", keep_log=True)
+    >>> c = dataset_counts(final[:, G.S_WALL:G.S_WALL + 136], logs, final[:, G.S_NLOG])
+    >>> c.shape, int(c[:, 0].sum())
+    ((5, 11), 5)
+    """
+    walls = np.ascontiguousarray(walls, np.int64)
+    n = len(walls)
+    logs = np.asarray(logs, np.int64)
+    if walls.ndim != 2 or walls.shape[1] < 136:
+        raise ValueError(f"walls must be (n, 136) Botzone walls, got shape {walls.shape}")
+    if starts is None:  # (n, k, 4): game i's rows are logs[i]
+        starts = np.arange(n, dtype=np.int64) * (logs.shape[1] if logs.ndim == 3 else 0)
+        logs = logs.reshape(-1, 4)
+    out = np.zeros((n, D.N_DATASET_COUNTS), np.int64)
+    if n:
+        D.dataset_counts(walls, np.ascontiguousarray(logs), np.ascontiguousarray(starts, np.int64),
+                         np.ascontiguousarray(n_log, np.int64), out)  # fmt: skip
+    return out
+
+
+def dataset_claim_counters(final, logs) -> np.ndarray:
+    """The ``dataset_claims`` counter of a study: int64 (11,), :func:`dataset_counts`
+    summed over the games of ``final`` and ``logs`` (``play_games(..., keep_log=True)``
+    on the Botzone wall).
+
+    Examples
+    --------
+    >>> from mjstats.games import play_games
+    >>> _, _, final, logs = play_games(20, seed=4, policy="planner", wall="botzone", keep_log=True)
+    >>> c = dataset_claim_counters(final, logs)
+    >>> dict(zip(DATASET_COUNTS, c.tolist()))["games"] <= 20
+    True
+    """
+    final = np.asarray(final, np.int64)
+    if len(final) and wall_name(final) != "botzone":
+        raise GameOptionError("the data set's count reads games on the Botzone wall only")
+    walls = final[:, G.S_WALL : G.S_WALL + 136]
+    return dataset_counts(walls, logs, final[:, G.S_NLOG]).sum(axis=0)
 
 
 def discard_shares(logs, pooled: bool = True) -> np.ndarray:

@@ -15,7 +15,7 @@ import pandas as pd
 
 from mjstats.games import kernels as G
 from mjstats.games import state as ST
-from mjstats.games.stats import CLAIM_KINDS, CLAIM_NAMES
+from mjstats.games.stats import CLAIM_KINDS, CLAIM_NAMES, DATASET_COUNTS, dataset_counts
 from mjstats.records import botzone_ruleset
 from mjstats.records.replay import checked_blocks
 from mjstats.rulesets import Ruleset, get_ruleset
@@ -36,7 +36,9 @@ def record_games(path, ruleset: Ruleset | str | None = None, skip_bad: bool = Fa
     with the judge's)
     and counted as a study counts its games: the counters of
     :func:`mjstats.studies.games.game_counters` (fans per win and per game, wins,
-    deal-ins and points per seat, lengths, melds) and ``claim_counts``. ``ruleset``:
+    deal-ins and points per seat, lengths, melds), ``claim_counts`` and
+    ``dataset_claims`` (the chances and claims counted as the real-play data set's
+    publisher counts them, :func:`mjstats.games.stats.dataset_counts`). ``ruleset``:
     default the judge's options (:func:`mjstats.records.botzone_ruleset`).
 
     The parameters name the ``records`` (the sources) instead of a seed; ``policy``
@@ -69,6 +71,9 @@ def record_games(path, ruleset: Ruleset | str | None = None, skip_bad: bool = Fa
         final, fans = r.final[good], r.fans[good]
         part = game_counters(_games_table(final, 4), fans, final, rs)
         part["claim_counts"] = r.counts[good].sum(axis=0).astype(np.int64)
+        b = r.block
+        part["dataset_claims"] = dataset_counts(b.walls[good], b.logs, b.n_log[good],
+                                                b.starts[good]).sum(axis=0)  # fmt: skip
         c = {k: c[k] + v for k, v in part.items()} if c else part
         sources.update(r.block.source)
         bad += [str(e) for e in errors]
@@ -76,6 +81,7 @@ def record_games(path, ruleset: Ruleset | str | None = None, skip_bad: bool = Fa
         empty = np.zeros((0, G.N_STATE), np.int64)
         c = game_counters(_games_table(empty, 4), np.zeros((0, rs.n_fans), np.uint8), empty, rs)
         c["claim_counts"] = np.zeros((3, 4, len(CLAIM_KINDS)), np.int64)
+        c["dataset_claims"] = np.zeros(len(DATASET_COUNTS), np.int64)
     c["bad"] = np.array([len(bad)], np.int64)
     params = {
         "ruleset": rs.spec,

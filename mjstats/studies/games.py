@@ -35,7 +35,12 @@ over games, so chunks merge exactly):
 * ``claim_counts`` (3 x seats x 7: the chances, claims made and claims taken of
   each seat and kind of claim, :data:`mjstats.games.stats.CLAIM_KINDS`, counted by
   replaying each game's log, :mod:`mjstats.games.stats`;
-  :func:`mjstats.studies.game_stats.claim_table`).
+  :func:`mjstats.studies.game_stats.claim_table`);
+* ``dataset_claims`` (11, games on the Botzone wall only: the games read, then the
+  chances and claims of each kind counted as the real-play data set's publisher
+  counts them, :data:`mjstats.games.stats.DATASET_COUNTS`, so that
+  :func:`mjstats.studies.realplay.compare_real_play` sets the rates beside the
+  published ones like for like).
 
 Every win is scored twice: by the engine while playing, and again here with
 :func:`mjstats.score_batch` on the winner's final hand (which gives its form).
@@ -65,7 +70,12 @@ from mjstats.games import GameError, GameOptionError, engine_context, game_rules
 from mjstats.games import kernels as G
 from mjstats.games.engine import policy_label, seat_policies
 from mjstats.games.records import open_records, resume_records
-from mjstats.games.stats import CLAIM_KINDS, claim_counters
+from mjstats.games.stats import (
+    CLAIM_KINDS,
+    DATASET_COUNTS,
+    claim_counters,
+    dataset_claim_counters,
+)
 from mjstats.kernels.accumulate import TOTAL_BINS, empty_counters
 from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.scorer import score_batch
@@ -143,7 +153,8 @@ class GamesStudy(_PicklableRuleset, Study):
     def summary_json(cls, agg: Aggregate) -> dict[str, Any]:
         """The fan summary (per win and per game), :func:`games_summary`, the
         seat, length and meld tables and the claims (chances, made and taken of each
-        kind, all seats)."""
+        kind, all seats; on the Botzone wall also ``claims_as_the_data_set``, the
+        chances and claims counted as the real-play data set counts them)."""
         out = super().summary_json(agg)
         t = game_fan_table(agg)
         out["fan_probability_per_game"] = dict(zip(t["en"], t["per_game"], strict=True))
@@ -157,6 +168,10 @@ class GamesStudy(_PicklableRuleset, Study):
                 kind: dict(zip(("chances", "made", "taken"), c[:, k].tolist(), strict=True))
                 for k, kind in enumerate(CLAIM_KINDS)
             }
+        if "dataset_claims" in agg.counters:
+            out["claims_as_the_data_set"] = dict(
+                zip(DATASET_COUNTS, agg["dataset_claims"].tolist(), strict=True)
+            )
         return out
 
     records_file = None
@@ -233,6 +248,8 @@ class GamesStudy(_PicklableRuleset, Study):
             )
             c = game_counters(table, fans, final, self.ruleset, start)
             c["claim_counts"] = claim_counters(final, logs, self.ruleset, self.wall, start)
+            if self.wall == "botzone":  # the data set's games: its count, like for like
+                c["dataset_claims"] = dataset_claim_counters(final, logs)
             counters = {k: counters[k] + v for k, v in c.items()} if counters else c
         return Aggregate(self.kind, self.params(), counters)
 

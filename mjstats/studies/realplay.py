@@ -12,12 +12,13 @@ itself is not shipped.
 :func:`mjstats.studies.games.games`, or real records,
 :func:`mjstats.studies.game_stats.record_games`) beside it: per fan, both rates per
 100 games, the aggregate's 95 % Wilson interval, the ratio and its log2; per kind of
-claim, both rates per chance and both counts a game (the published chances were
-counted by another parser than the engine's legal ones, the claims taken were not:
-read the two together). :func:`real_play_summary` gives the headline: the mean
-``|log2 ratio|`` over the reference's 30 commonest fans, how many of them are within a
-factor 1.5 and how many beyond a factor 2.5. :func:`plot_real_play` draws the fans on a
-log scale.
+claim, both rates per chance and both counts a game. The published chances were
+counted by the data set's own parser, not as the engine's legal chances: the rates of
+games on the Botzone wall (and of real records) are counted the same way
+(:mod:`mjstats.games.dataset_count`), the legal rates shown beside them.
+:func:`real_play_summary` gives the headline: the mean ``|log2 ratio|`` over the
+reference's 30 commonest fans, how many of them are within a factor 1.5 and how many
+beyond a factor 2.5. :func:`plot_real_play` draws the fans on a log scale.
 
 Play the games as the data set was played for a fair comparison: ``wall="botzone"``
 (no flowers, so no 花牌), MCR with the judge's options where they matter.
@@ -33,7 +34,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mjstats.games.stats import CLAIM_KINDS, CLAIM_NAMES
+from mjstats.games.stats import CLAIM_KINDS, CLAIM_NAMES, DATASET_COUNTS
 from mjstats.rulesets import get_ruleset
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.summaries import wilson_interval
@@ -174,10 +175,15 @@ def compare_real_play(
         (the reference's rate), ``rate`` (the aggregate's), ``ci_low`` / ``ci_high``
         (its 95 % Wilson interval), ``count`` and ``of`` (its count and what it is out
         of: games, or chances), ``ratio`` (``rate / real``), ``log2_ratio``. The claim
-        rows also have ``real_per_game`` and ``per_game`` (claims taken a game) with
-        ``per_game_ci_low`` / ``per_game_ci_high`` (95 %, the count's Poisson variance:
-        an approximation, as the aggregate keeps sums, not each game's count); NaN in
-        the fan rows.
+        rows also have ``counted``: ``"as the data set"`` where the chances were
+        counted as the reference's were (an aggregate with the ``dataset_claims``
+        counter: games played on the Botzone wall, and real records;
+        :func:`mjstats.games.stats.dataset_counts`), else ``"legal chances"``
+        (the engine's); ``legal_rate`` and ``legal_chances``, the claims taken per legal
+        chance and those chances; ``real_per_game`` and ``per_game`` (claims taken a
+        game) with ``per_game_ci_low`` / ``per_game_ci_high`` (95 %, the count's
+        Poisson variance: an approximation, as the aggregate keeps sums, not each
+        game's count). NaN in the fan rows.
 
     Raises
     ------
@@ -240,11 +246,25 @@ def compare_real_play(
         idx = [CLAIM_KINDS.index(k) for k in ref.claims["claim"]]
         taken = c[2, idx].astype(float)
         chances = c[0, idx].astype(float)
-        clo, chi = wilson_interval(taken, chances)
         with np.errstate(invalid="ignore", divide="ignore"):
-            crate = np.where(chances > 0, taken / np.maximum(chances, 1), np.nan)
+            legal_rate = np.where(chances > 0, taken / np.maximum(chances, 1), np.nan)
             per_game = taken / n if n else np.full(len(idx), np.nan)
         half = 1.96 * np.sqrt(taken) / max(n, 1)
+        # the rate set beside the published one: counted as the data set's parser
+        # counts (the chances and claims of the games it reads), where the aggregate
+        # has that count; else of the engine's legal chances
+        counted = np.array(["legal chances"] * len(idx), dtype=object)
+        rate_taken, rate_of = taken.copy(), chances.copy()
+        d = {"games": 0}
+        if "dataset_claims" in agg.counters:
+            d = dict(zip(DATASET_COUNTS, agg["dataset_claims"].tolist(), strict=True))
+        if d["games"]:
+            for j, key in enumerate(ref.claims["claim"]):
+                rate_taken[j], rate_of[j] = d[f"{key}s"], d[f"{key}_chances"]
+                counted[j] = "as the data set"
+        clo, chi = wilson_interval(rate_taken, rate_of)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            crate = np.where(rate_of > 0, rate_taken / np.maximum(rate_of, 1), np.nan)
         rows.append(
             pd.DataFrame(
                 {
@@ -258,8 +278,11 @@ def compare_real_play(
                     "rate": crate,
                     "ci_low": clo,
                     "ci_high": chi,
-                    "count": taken,
-                    "of": chances,
+                    "count": rate_taken,
+                    "of": rate_of,
+                    "counted": counted,
+                    "legal_rate": legal_rate,
+                    "legal_chances": chances,
                     "real_per_game": ref.claims["per_game"],
                     "per_game": per_game,
                     "per_game_ci_low": np.maximum(per_game - half, 0),
@@ -284,7 +307,9 @@ def real_play_summary(table: pd.DataFrame, top: int = TOP) -> dict:
     ``beyond_2_5`` those beyond a factor 2.5 (never seen included), ``never_seen``
     those the aggregate has none of; ``fans`` is how many were compared and
     ``chow_rate`` / ``pung_rate`` the claim rates (NaN without claim counts),
-    beside ``real_chow_rate`` / ``real_pung_rate``, and ``chow_per_game`` /
+    beside ``real_chow_rate`` / ``real_pung_rate``, ``claims_counted`` how their
+    chances were counted (the table's ``counted``), ``chow_legal_rate`` /
+    ``pung_legal_rate`` the rates per legal chance, and ``chow_per_game`` /
     ``pung_per_game`` the claims taken a game beside ``real_chow_per_game`` /
     ``real_pung_per_game``.
 
@@ -309,6 +334,8 @@ def real_play_summary(table: pd.DataFrame, top: int = TOP) -> dict:
     def claim(key: str, col: str) -> float:
         return float(claims.loc[key, col]) if key in claims.index else float("nan")
 
+    counted = str(claims.loc["pung", "counted"]) if "pung" in claims.index else ""
+
     return {
         "fans": len(fans),
         "mean_abs_log2": float(a.mean()) if len(a) else float("nan"),
@@ -319,6 +346,9 @@ def real_play_summary(table: pd.DataFrame, top: int = TOP) -> dict:
         "pung_rate": claim("pung", "rate"),
         "real_chow_rate": claim("chow", "real"),
         "real_pung_rate": claim("pung", "real"),
+        "claims_counted": counted,
+        "chow_legal_rate": claim("chow", "legal_rate"),
+        "pung_legal_rate": claim("pung", "legal_rate"),
         "chow_per_game": claim("chow", "per_game"),
         "pung_per_game": claim("pung", "per_game"),
         "real_chow_per_game": claim("chow", "real_per_game"),
@@ -339,6 +369,19 @@ def summary_line(summary: dict) -> str:
     real play's 30 commonest fans: mean |log2 ratio| 1.04; 15 within 1.5x, 9 beyond
     2.5x (1 never seen); chow taken per chance 10.0% (real 29.5%), pung 20.0% (real
     49.0%); taken a game: chow 0.80 (real 2.36), pung 0.30 (real 1.80)
+
+    Rates counted as the data set counts its chances say so, with the legal rates:
+
+    >>> print(summary_line({"fans": 30, "mean_abs_log2": 0.23, "within_1_5": 26,
+    ...     "beyond_2_5": 0, "never_seen": 0, "chow_rate": 0.297, "pung_rate": 0.421,
+    ...     "real_chow_rate": 0.295, "real_pung_rate": 0.4905, "chow_per_game": 2.42,
+    ...     "pung_per_game": 1.76, "real_chow_per_game": 2.36, "real_pung_per_game": 1.80,
+    ...     "claims_counted": "as the data set", "chow_legal_rate": 0.302,
+    ...     "pung_legal_rate": 0.371}))  # doctest: +NORMALIZE_WHITESPACE
+    real play's 30 commonest fans: mean |log2 ratio| 0.23; 26 within 1.5x, 0 beyond
+    2.5x; chow taken per chance 29.7% (real 29.5%), pung 42.1% (real 49.0%), chances
+    counted as the data set counts them (of legal chances: chow 30.2%, pung 37.1%);
+    taken a game: chow 2.42 (real 2.36), pung 1.76 (real 1.80)
     """
     s = summary
     line = (
@@ -350,7 +393,15 @@ def summary_line(summary: dict) -> str:
     if not np.isnan(s["chow_rate"]):
         line += (
             f"; chow taken per chance {s['chow_rate']:.1%} (real {s['real_chow_rate']:.1%}), "
-            f"pung {s['pung_rate']:.1%} (real {s['real_pung_rate']:.1%}); taken a game: "
+            f"pung {s['pung_rate']:.1%} (real {s['real_pung_rate']:.1%})"
+        )
+        if s.get("claims_counted") == "as the data set":
+            line += (
+                f", chances counted as the data set counts them (of legal chances: chow "
+                f"{s['chow_legal_rate']:.1%}, pung {s['pung_legal_rate']:.1%})"
+            )
+        line += (
+            "; taken a game: "
             f"chow {s['chow_per_game']:.2f} (real {s['real_chow_per_game']:.2f}), "
             f"pung {s['pung_per_game']:.2f} (real {s['real_pung_per_game']:.2f})"
         )

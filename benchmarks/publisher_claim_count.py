@@ -1,4 +1,4 @@
-"""Pung and chow chances counted as the real-play data set's publisher counts them.
+"""Claim chances counted as the real-play data set's publisher counts them, in plain Python.
 
 The reference's pung rate (49.05 % of 361,008 chances, 3.68 a game) comes from the
 parser of the public repository ZhijieXiong/ai4mahjiong (``pymj/botzone/GameData.py``,
@@ -10,22 +10,25 @@ discarder included, its hand after the discard; at the first action, the first
 discard itself, so that discard is read twice); the actor has one only when it pungs;
 and when the actor claims, it drops the actor's state of the action before (a pass on
 the discard before the one claimed). The last discard of a drawn game is never read.
-This script counts the same in seeded games of a built-in policy on the Botzone wall,
-or in a set of real records, beside the count of every other seat holding a pair after
-each discard (the engine's chances but for claims that a win takes first), so that a
-rate can be set beside the published one like for like. On the 16 games of
-``tests/data/botzone/sample.txt`` and on the 19,977 of 20,000 planner games (seed 11)
-that the publisher's code reads correctly, it gives game for game that code's pung and
-chow chances and claims, run on the same text records (a check made outside the
-repository, 2026-12-07: that code is not ours to ship; the test holds the figures of
-``sample.txt``).
+Its chances of the exposed, promoted and concealed kongs are
+found as ``mjstats.games.dataset_count`` says. This script counts the same in seeded
+games of a built-in policy on the Botzone wall, or in a set of real records, beside the
+count of every other seat holding a pair after each discard (the engine's chances but
+for claims that a win takes first). It is the plain version of the numba kernel
+``mjstats.games.dataset_count``, which puts the count in every games study on the
+Botzone wall and in ``mjstats report --table reference``; the tests hold the two equal
+game for game. On the 16 games of ``tests/data/botzone/sample.txt`` and on the 19,977
+of 20,000 planner games (seed 11) that the publisher's code reads correctly, both give
+game for game that code's chances and claims of the five kinds, run on the same text
+records (a check made outside the repository, 2026-12-07: that code is not ours to
+ship; the test holds the figures of ``sample.txt``).
 
 Usage::
 
-    PYTHONPATH=. python benchmarks/publisher_pung_count.py --games 20000 --seed 11
-    PYTHONPATH=. python benchmarks/publisher_pung_count.py --records tests/data/botzone
+    PYTHONPATH=. python benchmarks/publisher_claim_count.py --games 20000 --seed 11
+    PYTHONPATH=. python benchmarks/publisher_claim_count.py --records tests/data/botzone
     mjstats study games --n 100000 --seed 5 --policy planner --wall botzone --out r --records r.txt
-    PYTHONPATH=. python benchmarks/publisher_pung_count.py --records r.txt
+    PYTHONPATH=. python benchmarks/publisher_claim_count.py --records r.txt
 """
 
 from __future__ import annotations
@@ -112,57 +115,84 @@ def _can_chow(hand, tile: int) -> bool:
     )
 
 
-def count_game(wall, rows) -> tuple[int, int, int, int, int]:
-    """``(pungs, pair chances, publisher's pung chances, chows, publisher's chow
-    chances)`` of one game: ``wall`` its 136 tiles (Botzone layout, dealt by the
-    engine's own ``new_game``), ``rows`` its move log without the ignored claims.
-    Raises :class:`Unreadable` for a game the publisher's parser cannot read."""
+KINDS = ("chow", "pung", "kong", "promoted_kong", "concealed_kong")
+"""The kinds of claim counted, as the parser's flags ``can_chi``, ``can_peng``,
+``can_gang``, ``can_bu_gang``, ``can_an_gang`` and its actions."""
+_MADE = {"Chi": 0, "Peng": 1, "Gang": 2, "BuGang": 3, "AnGang": 4}
+
+
+def count_game(wall, rows) -> tuple[int, dict[str, int]]:
+    """``(pair chances, counts)`` of one game: ``wall`` its 136 tiles (Botzone layout,
+    dealt by the engine's own ``new_game``), ``rows`` its move log without the ignored
+    claims. ``counts`` maps ``{kind}_chances`` and ``{kind}s`` (for each of
+    :data:`KINDS`) to the publisher's count; pair chances are the engine's (every
+    other seat holding a pair after a discard, but the one that wins on it). Raises
+    :class:`Unreadable` for a game the publisher's parser cannot read."""
     from mjstats.games.rules import new_game
 
     S = np.zeros(ST.N_STATE, np.int64)
     new_game(S, np.asarray(wall, np.int64), ST.WALL_BOTZONE, 0)
     dealt = S[ST.S_HAND : ST.S_HAND + 4 * 34].reshape(4, 34)
 
-    # the engine's chances: after each discard, every other seat holding a pair (but
-    # the one that wins on it)
-    hands, pungs, pairs, chows, last = dealt.copy(), 0, 0, 0, -1
+    hands, pairs, last = dealt.copy(), 0, -1
     for k, row in enumerate(rows):
         last = _apply(hands, [row], last)
         if row[1] == ST.A_DISCARD:
             won = k + 1 < len(rows) and rows[k + 1][1] == ST.A_HU
             winner = rows[k + 1][0] if won else -1
             pairs += sum(1 for s in range(4) if s not in (row[0], winner) and hands[s, row[2]] >= 2)
-        pungs += row[1] == ST.A_PUNG
-        chows += row[1] == ST.A_CHOW
 
-    # the publisher's: at each action, every seat but the actor holding two of the
-    # tile the action before discarded (the first action's own discard at step 0);
-    # the actor only when it pungs; a claimer's state of the step before is dropped.
-    # Its chow chances, found the same way, go to the seat *before* the discarder (and
-    # to seat 0 on seat 3's discards), and to the seat that chows.
+    # the publisher's: at each action, every seat but the actor holding two (a pung) or
+    # three (a kong) of the tile the action before discarded (the first action's own
+    # discard at step 0); its chow chances, found the same way, go to the seat *before*
+    # the discarder (and to seat 0 on seat 3's discards). The actor has the claim it
+    # makes, and, unless it chows or pungs, a concealed or promoted kong when its hand
+    # before the action (its draw not in it) holds four of a kind or the fourth tile of
+    # one of its pungs. A claimer's state of the step before is dropped.
     actions = _actions(rows)
     if actions[0][2] < 0:  # a win on the first draw: the parser has no discard to read
         raise Unreadable("the first action is a win")
-    hands, published, chow_chances, last = dealt.copy(), 0, 0, -1
-    passed = [(False, False)] * 4  # each seat's last state: a pass with a pung, a chow
+    hands, last = dealt.copy(), -1
+    chances, taken = [0] * 5, [0] * 5
+    passed = [(0, 0, 0)] * 4  # each seat's last state: a pass with a chow, pung, kong
+    pungs: list[set[int]] = [set() for _ in range(4)]  # each seat's pungs not promoted
     for k, (actor, name, _, _) in enumerate(actions):
         if k:
-            last = _apply(hands, actions[k - 1][3], last)
+            seat, before, _, done = actions[k - 1]
+            last = _apply(hands, done, last)
+            if before == "Peng":
+                pungs[seat].add(done[0][2])
+            elif before == "BuGang":
+                pungs[seat].discard(done[1][2])
         tile = actions[max(k - 1, 0)][2]
         before = actions[k - 1][0] if k else 0
         if name in ("Chi", "Peng", "Gang"):
-            published -= passed[actor][0]
-            chow_chances -= passed[actor][1]
+            for j in range(3):
+                chances[j] -= passed[actor][j]
         for s in range(4):
-            pung = s != actor and bool(hands[s, tile] >= 2)
             looked = s == (before - 1) or (s == 0 and before == 3)
-            chow = s != actor and looked and tile < 27 and _can_chow(hands[s], tile)
-            passed[s] = (pung, chow)
-            published += pung
-            chow_chances += chow
-        published += name == "Peng"
-        chow_chances += name == "Chi"
-    return pungs, pairs, published, chows, chow_chances
+            passed[s] = (0, 0, 0) if s == actor else (
+                int(looked and tile < 27 and _can_chow(hands[s], tile)),
+                int(hands[s, tile] >= 2),
+                int(hands[s, tile] >= 3),
+            )  # fmt: skip
+            for j in range(3):
+                chances[j] += passed[s][j]
+        made = _MADE.get(name, -1)
+        promoted, concealed = made == 3, made == 4
+        if name not in ("Chi", "Peng"):
+            concealed |= bool((hands[actor] >= 4).any())
+            promoted |= any(hands[actor, t] >= 1 for t in pungs[actor])
+        if 0 <= made < 3:
+            chances[made] += 1
+        chances[3] += promoted
+        chances[4] += concealed
+        if made >= 0:
+            taken[made] += 1
+    counts = {}
+    for j, kind in enumerate(KINDS):
+        counts[f"{kind}_chances"], counts[f"{kind}s"] = chances[j], taken[j]
+    return pairs, counts
 
 
 def _games(n: int, seed: int, policy: str):
@@ -193,25 +223,27 @@ def main() -> None:
     parser.add_argument("--records", help="count these Botzone records instead of playing")
     args = parser.parse_args()
     source = _records(args.records) if args.records else _games(args.games, args.seed, args.policy)
-    n = pungs = pairs = published = chows = chow_chances = unreadable = 0
+    n = pairs = unreadable = 0
+    total: dict[str, int] = {}
     for wall, rows in source:
         try:
-            p, c, q, h, hc = count_game(wall, rows)
+            c, counts = count_game(wall, rows)
         except Unreadable:  # the publisher's parser reads no such game either
             unreadable += 1
             continue
-        n, pungs, pairs, published = n + 1, pungs + p, pairs + c, published + q
-        chows, chow_chances = chows + h, chow_chances + hc
+        n, pairs = n + 1, pairs + c
+        total = {k: total.get(k, 0) + v for k, v in counts.items()}
     what = args.records or f"{args.policy}, {args.games:,} games, seed {args.seed}"
     skipped = f", {unreadable} unreadable to the publisher's parser left out" if unreadable else ""
+    pungs = total["pungs"]
     print(f"{what}: {pungs:,} pungs in {n:,} games ({pungs / n:.2f} a game{skipped})")
     print(f"  chances, another seat holding a pair: {pairs:,} ({pairs / n:.2f} a game), "
           f"taken {pungs / pairs:.1%}")  # fmt: skip
-    print(f"  chances as the publisher counts them: {published:,} ({published / n:.2f} a game), "
-          f"taken {pungs / published:.1%} (published: 49.05 %, 3.68 a game)")  # fmt: skip
-    print(f"{chows:,} chows ({chows / n:.2f} a game); chances as the publisher counts them: "
-          f"{chow_chances:,} ({chow_chances / n:.2f} a game), taken {chows / chow_chances:.1%} "
-          f"(published: 29.5 %, 8.02 a game)")  # fmt: skip
+    print("chances as the publisher counts them (published: chow 29.5 % of 8.02 a game, "
+          "pung 49.05 % of 3.68):")  # fmt: skip
+    for kind in KINDS:
+        c, t = total[f"{kind}_chances"], total[f"{kind}s"]
+        print(f"  {kind:<15}{c:>10,} ({c / n:.2f} a game), taken {t:,}: {t / max(c, 1):.1%}")
 
 
 if __name__ == "__main__":
