@@ -134,6 +134,7 @@ def format_match_table(table) -> str:
         )
     foot = [
         "win, self-drawn, deal-in: per game a policy plays; claims: chows, pungs and",
-        "kongs taken a game; chow, pung rate: taken per chance",
+        "kongs taken a game; chow, pung rate: taken per legal chance (the real-play",
+        "data set counts its own way: `mjstats report STUDY --table reference`)",
     ]
     return "\n".join([*head, *rows, *foot])

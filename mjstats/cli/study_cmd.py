@@ -713,4 +713,4 @@ def _print_games_tables(agg) -> None:
 
         c = claim_table(agg).set_index("claim")
         rates = ", ".join(f"{k} {c.loc[k, 'taken_rate']:.1%}" for k in ("chow", "pung", "kong"))
-        click.echo(f"claims taken per chance: {rates} (report --table claims)")
+        click.echo(f"claims taken per legal chance: {rates} (report --table claims)")
