@@ -643,3 +643,21 @@ def test_a_kong_right_after_a_kong_is_unreadable_to_the_dataset_count():
     script = _publisher_script()
     with pytest.raises(script.Unreadable):
         script.count_game(wall, rows.tolist())
+
+
+@pytest.mark.parametrize(
+    ("row", "match"),
+    [([4, 1, 9, 0], "names no seat"), ([0, 1, 34, 0], "names no seat"),
+     ([0, 8, 8, 0], "names no seat"), ([0, 12, 3, 0], "names no seat")],
+)  # fmt: skip
+def test_the_dataset_count_refuses_rows_out_of_range(row, match):
+    """numba checks no bounds: a seat, tile or move no game has is refused, naming the
+    game, before anything is read out of bounds (a chow of 9m-1p by its middle 9m)."""
+    wall = np.repeat(np.arange(34), 4)[None, :]
+    logs = np.array([[[0, LOG_DRAW, 5, 0], row]], np.int64)
+    with pytest.raises(ValueError, match=f"game 0: a log row {match}"):
+        dataset_counts(np.repeat(wall, 1, axis=0), logs, [2])
+    with pytest.raises(ValueError, match="outside logs"):
+        dataset_counts(wall, logs, [3])
+    with pytest.raises(ValueError, match=r"\(n, k, 4\)"):
+        dataset_counts(wall, logs[0], [2])

@@ -196,15 +196,35 @@ def _can_chow(hands, seat, tile):
 
 
 @jit
+def _row_in_range(seat, kind, tile):
+    """Whether a log row names a seat, a move and a tile this count can read: a chow
+    by its middle tile (2-8 of a suit), the other moves' tiles 0-33 (a win's unread)."""
+    if seat < 0 or seat > 3:
+        return False
+    if kind == A_CHOW:
+        return 0 <= tile < 27 and 1 <= tile % 9 <= 7
+    if kind == A_HU or kind == A_TSUMO:
+        return True
+    if (kind == LOG_DRAW or kind == A_DISCARD or kind == A_PUNG or kind == A_KONG
+            or kind == A_ANGANG or kind == A_BUGANG):  # fmt: skip
+        return 0 <= tile < 34
+    return False
+
+
+@jit
 def count_game(S, wall, log, n_log, rows, actions, hands, out):
     """Count one game (``wall`` its 136 tiles, ``log[:n_log]`` its log) into ``out``
     (:data:`DATASET_COUNTS`); ``S``, ``rows``, ``actions`` and ``hands`` are scratch
-    (N_STATE; at least (n_log, 4), (n_log, 5); (4, 34))."""
+    (N_STATE; at least (n_log, 4), (n_log, 5); (4, 34)). A row out of range (a seat,
+    move or tile no game has) makes ``out[0]`` -1 and the rest 0."""
     for k in range(N_DATASET_COUNTS):
         out[k] = 0
     n = 0
     for r in range(n_log):  # the parser never sees the claims passed over
         if log[r, 3] == 0:
+            if not _row_in_range(log[r, 0], log[r, 1], log[r, 2]):
+                out[0] = -1  # no move of a game: nothing is read out of bounds
+                return
             for j in range(4):
                 rows[n, j] = log[r, j]
             n += 1

@@ -247,6 +247,12 @@ def dataset_counts(walls, logs, n_log, starts=None) -> np.ndarray:
     ``starts`` int64 (rows, 4), game ``i``'s the ``n_log[i]`` rows from ``starts[i]``.
     Only four-seat games on the Botzone wall make sense here (the data set's).
 
+    Raises
+    ------
+    ValueError
+        Arrays of the wrong shape, log rows outside ``logs``, or a row with no seat
+        (0-3), move or tile (0-33) of a game, naming the game.
+
     Examples
     --------
     >>> from mjstats.games import play_games
@@ -258,15 +264,32 @@ def dataset_counts(walls, logs, n_log, starts=None) -> np.ndarray:
     walls = np.ascontiguousarray(walls, np.int64)
     n = len(walls)
     logs = np.asarray(logs, np.int64)
+    n_log = np.ascontiguousarray(n_log, np.int64)
     if walls.ndim != 2 or walls.shape[1] < 136:
         raise ValueError(f"walls must be (n, 136) Botzone walls, got shape {walls.shape}")
     if starts is None:  # (n, k, 4): game i's rows are logs[i]
-        starts = np.arange(n, dtype=np.int64) * (logs.shape[1] if logs.ndim == 3 else 0)
+        if logs.ndim != 3 or logs.shape[2] != 4 or len(logs) != n:
+            raise ValueError(f"logs must be (n, k, 4) for {n} walls, got shape {logs.shape}")
+        width = logs.shape[1]
+        starts = np.arange(n, dtype=np.int64) * width
         logs = logs.reshape(-1, 4)
+        ends = np.full(n, width, np.int64)
+    else:
+        if logs.ndim != 2 or logs.shape[1] != 4:
+            raise ValueError(f"logs with starts must be (rows, 4), got shape {logs.shape}")
+        starts = np.ascontiguousarray(starts, np.int64)
+        ends = len(logs) - starts
+    if n_log.shape != (n,) or starts.shape != (n,):
+        raise ValueError(f"n_log and starts must give one number per game ({n})")
+    bad = np.flatnonzero((n_log < 0) | (starts < 0) | (n_log > ends))
+    if len(bad):
+        raise ValueError(f"game {int(bad[0])}: its log rows lie outside logs")
     out = np.zeros((n, D.N_DATASET_COUNTS), np.int64)
     if n:
-        D.dataset_counts(walls, np.ascontiguousarray(logs), np.ascontiguousarray(starts, np.int64),
-                         np.ascontiguousarray(n_log, np.int64), out)  # fmt: skip
+        D.dataset_counts(walls, np.ascontiguousarray(logs), starts, n_log, out)
+    bad = np.flatnonzero(out[:, 0] < 0)
+    if len(bad):
+        raise ValueError(f"game {int(bad[0])}: a log row names no seat, move or tile of a game")
     return out
 
 
