@@ -2,26 +2,28 @@
 
 The reference's pung rate (49.05 % of 361,008 chances, 3.68 a game) comes from the
 parser of the public repository ZhijieXiong/ai4mahjiong (``pymj/botzone/GameData.py``,
-``get_state_action_sequence``), not from the engine's legal chances. That parser reads
-a game as one action per turn (draw and discard, claim and discard, kong and
-replacement and discard, or the win) and, at each action, gives a pung chance to every
-seat but the actor holding two copies of the tile the action before discarded (the
-discarder included, its hand after the discard; at the first action, the first
-discard itself, so that discard is read twice); the actor has one only when it pungs;
-and when the actor claims, it drops the actor's state of the action before (a pass on
-the discard before the one claimed). The last discard of a drawn game is never read.
-Its chances of the exposed, promoted and concealed kongs are
-found as ``mjstats.games.dataset_count`` says. This script counts the same in seeded
-games of a built-in policy on the Botzone wall, or in a set of real records, beside the
-count of every other seat holding a pair after each discard (the engine's chances but
-for claims that a win takes first). It is the plain version of the numba kernel
+``get_state_action_sequence``), not from the engine's legal chances. That parser reads a
+game as one action per turn (draw and discard, claim and discard, kong and replacement
+and discard, or the win) and, at each action, gives a pung chance to every seat but the
+actor holding two copies of the tile the action before discarded (the discarder
+included, its hand after the discard; at the first action, the first discard itself, so
+that discard is read twice); the actor has one only when it pungs; and when the actor
+claims, it drops the actor's state of the action before (a pass on the discard before
+the one claimed). The last discard of a drawn game is never read. It gives an exposed
+kong chance the same way to the seats holding three copies; a promoted or a concealed
+kong chance to the actor, unless it chows or pungs, whose hand before the action (its
+draw not in it) holds the fourth tile of one of its pungs or four of a kind; and a
+chance of each claim to the actor making it. This script counts the same in seeded games
+of a built-in policy on the Botzone wall, or in a set of real records, beside the count
+of every other seat holding a pair after each discard (the engine's chances but for
+claims that a win takes first). It is the plain version of the numba kernel
 ``mjstats.games.dataset_count``, which puts the count in every games study on the
 Botzone wall and in ``mjstats report --table reference``; the tests hold the two equal
-game for game. On the 16 games of ``tests/data/botzone/sample.txt`` and on the 19,977
-of 20,000 planner games (seed 11) that the publisher's code reads correctly, both give
-game for game that code's chances and claims of the five kinds, run on the same text
-records (a check made outside the repository, 2026-12-07: that code is not ours to
-ship; the test holds the figures of ``sample.txt``).
+game for game. On the 16 games of ``tests/data/botzone/sample.txt`` and on the 19,977 of
+20,000 planner games (seed 11) that the publisher's code reads correctly, both give game
+for game that code's chances and claims of the five kinds, run on the same text records
+(a check made outside the repository, 2026-12-07: that code is not ours to ship; the
+test holds the figures of ``sample.txt``).
 
 Usage::
 
