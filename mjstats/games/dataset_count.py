@@ -212,11 +212,30 @@ def _row_in_range(seat, kind, tile):
 
 
 @jit
-def count_game(S, wall, log, n_log, rows, actions, hands, out):
+def new_scratch(size):
+    """The scratch :func:`count_game` works in, for logs of up to ``size`` rows: a state,
+    the rows read, the actions, the hands, each seat's pass of the action before
+    (chow, pung, kong), each seat's pungs not yet promoted (a mask of tiles), and the
+    chances and claims taken of each kind."""
+    return (
+        np.zeros(N_STATE, np.int64),
+        np.zeros((max(size, 1), 4), np.int64),
+        np.zeros((max(size, 1), 5), np.int64),
+        np.zeros((4, 34), np.int64),
+        np.zeros((4, 3), np.int64),
+        np.zeros(4, np.int64),
+        np.zeros(5, np.int64),
+        np.zeros(5, np.int64),
+    )
+
+
+@jit
+def count_game(wall, log, n_log, scratch, out):
     """Count one game (``wall`` its 136 tiles, ``log[:n_log]`` its log) into ``out``
-    (:data:`DATASET_COUNTS`); ``S``, ``rows``, ``actions`` and ``hands`` are scratch
-    (N_STATE; at least (n_log, 4), (n_log, 5); (4, 34)). A row out of range (a seat,
-    move or tile no game has) makes ``out[0]`` -1 and the rest 0."""
+    (:data:`DATASET_COUNTS`), in ``scratch`` (:func:`new_scratch` of ``n_log`` rows or
+    more). A row out of range (a seat, move or tile no game has) makes ``out[0]`` -1
+    and the rest 0."""
+    S, rows, actions, hands, passed, pung_melds, chances, taken = scratch
     for k in range(N_DATASET_COUNTS):
         out[k] = 0
     n = 0
@@ -236,10 +255,11 @@ def count_game(S, wall, log, n_log, rows, actions, hands, out):
     for p in range(4):
         for t in range(34):
             hands[p, t] = S[S_HAND + 34 * p + t]
-    chances = np.zeros(5, np.int64)  # by claim: chow, pung, exposed, promoted, concealed kong
-    taken = np.zeros(5, np.int64)
-    passed = np.zeros((4, 3), np.int64)  # each seat's pass of the action before: chow, pung, kong
-    pung_melds = np.zeros(4, np.int64)  # each seat's pungs not yet promoted: a mask of tiles
+    # by claim: chow, pung, exposed, promoted, concealed kong
+    chances[:] = 0
+    taken[:] = 0
+    passed[:] = 0
+    pung_melds[:] = 0
     last = -1
     for k in range(na):
         actor = actions[k, 0]
@@ -309,15 +329,22 @@ def count_game(S, wall, log, n_log, rows, actions, hands, out):
 
 @pjit
 def dataset_counts(walls, logs, starts, n_log, out):
-    """Count games ``0 .. len(walls) - 1`` (parallel over games; :func:`count_game`):
-    ``walls`` int64 (n, >= 136) Botzone walls, ``logs`` int64 (rows, 4) the log rows of
-    all games, game ``i``'s the ``n_log[i]`` rows from ``starts[i]``; ``out`` int64
-    (n, N_DATASET_COUNTS) receives each game's :data:`DATASET_COUNTS`."""
-    for i in prange(walls.shape[0]):
-        # a game's scratch is small beside reading its log: allocated per game
-        S = np.zeros(N_STATE, np.int64)
-        size = max(n_log[i], 1)
-        log = logs[starts[i] : starts[i] + n_log[i]]
-        count_game(S, walls[i, :136], log, n_log[i], np.zeros((size, 4), np.int64),
-                   np.zeros((size, 5), np.int64), np.zeros((4, 34), np.int64), out[i])  # fmt: skip
+    """Count games ``0 .. len(walls) - 1`` (parallel over blocks of games;
+    :func:`count_game`): ``walls`` int64 (n, >= 136) Botzone walls, ``logs`` int64
+    (rows, 4) the log rows of all games, game ``i``'s the ``n_log[i]`` rows from
+    ``starts[i]``; ``out`` int64 (n, N_DATASET_COUNTS) receives each game's
+    :data:`DATASET_COUNTS`."""
+    n = walls.shape[0]
+    n_blocks = 16  # as the engine's kernels: one scratch a block, not a game
+    per = (n + n_blocks - 1) // n_blocks
+    for b in prange(n_blocks):
+        lo = b * per
+        hi = min(n, lo + per)
+        size = 0
+        for i in range(lo, hi):
+            size = max(size, n_log[i])
+        scratch = new_scratch(size)
+        for i in range(lo, hi):
+            log = logs[starts[i] : starts[i] + n_log[i]]
+            count_game(walls[i, :136], log, n_log[i], scratch, out[i])
     return 0
