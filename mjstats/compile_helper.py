@@ -41,6 +41,8 @@ import pickle
 import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -159,6 +161,21 @@ class _Stop(Exception):
     numba's cache writer, if it is writing, removes its temporary file."""
 
 
+def _stop_when_orphaned(period: float = 0.5) -> None:
+    """Send this helper SIGTERM once its command is gone: a command killed outright
+    (SIGKILL, or SIGTERM, which skips :func:`_reap`) cannot stop it, and it would
+    compile on alone for minutes. A daemon thread watches the parent's pid, as
+    ``os.getppid()`` changes when the process is handed to another parent."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(period)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="mjstats-helper-watch", daemon=True).start()
+
+
 def _run(group: str) -> int:
     """The helper: compile the plan's kernels last first, until told to stop (SIGTERM)."""
     stopping = []
@@ -168,6 +185,7 @@ def _run(group: str) -> int:
         raise _Stop
 
     signal.signal(signal.SIGTERM, stop_now)
+    _stop_when_orphaned()
     try:
         os.nice(10)  # spare cores only: on a busy machine the command comes first
     except (AttributeError, OSError):

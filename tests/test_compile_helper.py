@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -101,3 +102,35 @@ def test_the_helper_stops_when_told(tmp_path):
     _, err = proc.communicate(timeout=120)  # at once, or when a long LLVM call returns
     assert proc.returncode == 0 and err == b""
     assert not list(tmp_path.rglob("*.tmp*"))  # no half-written cache file
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_helper_whose_command_was_killed_stops():
+    # the command (here a stand-in that starts a watched sleeper, then dies at once,
+    # as under SIGKILL: no atexit) cannot stop its helper; the helper sees its parent
+    # go and stops itself rather than compile on alone for minutes
+    child = (
+        "import time; from mjstats.compile_helper import _stop_when_orphaned;"
+        "_stop_when_orphaned(0.05); print('watching', flush=True); time.sleep(120)"
+    )
+    parent = (
+        "import os, subprocess, sys;"
+        f"p = subprocess.Popen([sys.executable, '-c', {child!r}],"
+        " stdout=subprocess.PIPE, stderr=subprocess.DEVNULL);"
+        "p.stdout.readline(); print(p.pid, flush=True); os._exit(0)"
+    )
+    out = subprocess.run([sys.executable, "-c", parent], capture_output=True, text=True, timeout=60)
+    pid = int(out.stdout.split()[0])
+    deadline = time.monotonic() + 20
+    while _running(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _running(pid)
