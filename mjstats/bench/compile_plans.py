@@ -34,8 +34,9 @@ PLAN_COMMANDS: dict[str, tuple[str, ...]] = {
     # run from the repository's root (the records ship with the source tree)
     "records": ("records", "tests/data/botzone/sample.txt", "--check"),
     "replay": ("replay", "tests/data/botzone/sample.txt"),
-    # the built-in policies are one kernel's branches: any of them compiles them all
-    "games": ("study", "games", "--n", "50", "--seed", "1", "--policy", "planner"),
+    # the built-in policies are one kernel's branches: any of them compiles them all;
+    # on the Botzone wall a study also counts claims as the real-play data set does
+    "games": tuple("study games --n 50 --seed 1 --policy planner --wall botzone".split()),
     "match": ("match", "planner", "fan-aware", "--n", "20", "--seed", "1"),
 }
 """The command whose cold run records each group's plan (the group is the
