@@ -661,3 +661,20 @@ def test_the_dataset_count_refuses_rows_out_of_range(row, match):
         dataset_counts(wall, logs, [3])
     with pytest.raises(ValueError, match=r"\(n, k, 4\)"):
         dataset_counts(wall, logs[0], [2])
+
+
+@pytest.mark.parametrize("change", ["code", "copies"])
+def test_the_dataset_count_refuses_a_wall_that_is_not_a_botzone_wall(change):
+    """A wall with a code no tile has (numba would index with it) or five copies of a
+    tile is refused, naming the game, not read as an unreadable game (found by fuzzing
+    the walls: such games came back as zeros)."""
+    _, _, final, logs = play_games(3, seed=1, policy="planner", wall="botzone", keep_log=True)
+    walls = final[:, ST.S_WALL : ST.S_WALL + 136].copy()
+    n_log = final[:, ST.S_NLOG]
+    assert dataset_counts(walls, logs, n_log)[:, 0].tolist() == [1, 1, 1]
+    if change == "code":
+        walls[2, 100] = 300
+    else:
+        walls[2, 100:104] = walls[2, 0]  # the first tile's kind five times or more
+    with pytest.raises(ValueError, match="game 2: its wall is not a Botzone wall"):
+        dataset_counts(walls, logs, n_log)

@@ -233,8 +233,8 @@ def new_scratch(size):
 def count_game(wall, log, n_log, scratch, out):
     """Count one game (``wall`` its 136 tiles, ``log[:n_log]`` its log) into ``out``
     (:data:`DATASET_COUNTS`), in ``scratch`` (:func:`new_scratch` of ``n_log`` rows or
-    more). A row out of range (a seat, move or tile no game has) makes ``out[0]`` -1
-    and the rest 0."""
+    more). A row out of range (a seat, move or tile no game has) makes ``out[0]`` -1,
+    a wall that is not four copies of each of the 34 tiles -2, and the rest 0."""
     S, rows, actions, hands, passed, pung_melds, chances, taken = scratch
     for k in range(N_DATASET_COUNTS):
         out[k] = 0
@@ -247,10 +247,11 @@ def count_game(wall, log, n_log, scratch, out):
             for j in range(4):
                 rows[n, j] = log[r, j]
             n += 1
+    if new_game(S, wall, WALL_BOTZONE, 0) != 0:
+        out[0] = -2  # not four copies of each tile: no game to read
+        return
     na = _read_actions(rows, n, actions)
     if na <= 0 or actions[0, 2] < 0:  # unreadable, or a win on the first draw
-        return
-    if new_game(S, wall, WALL_BOTZONE, 0) != 0:
         return
     for p in range(4):
         for t in range(34):

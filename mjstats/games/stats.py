@@ -250,8 +250,9 @@ def dataset_counts(walls, logs, n_log, starts=None) -> np.ndarray:
     Raises
     ------
     ValueError
-        Arrays of the wrong shape, log rows outside ``logs``, or a row with no seat
-        (0-3), move or tile (0-33) of a game, naming the game.
+        Arrays of the wrong shape, log rows outside ``logs``, a row with no seat
+        (0-3), move or tile (0-33) of a game, or a wall that is not four copies of
+        each tile, naming the game.
 
     Examples
     --------
@@ -289,7 +290,11 @@ def dataset_counts(walls, logs, n_log, starts=None) -> np.ndarray:
         D.dataset_counts(walls, np.ascontiguousarray(logs), starts, n_log, out)
     bad = np.flatnonzero(out[:, 0] < 0)
     if len(bad):
-        raise ValueError(f"game {int(bad[0])}: a log row names no seat, move or tile of a game")
+        i = int(bad[0])
+        if out[i, 0] == -2:
+            raise ValueError(f"game {i}: its wall is not a Botzone wall (four copies of "
+                             "each of the 34 tiles, codes 0-33)")  # fmt: skip
+        raise ValueError(f"game {i}: a log row names no seat, move or tile of a game")
     return out
 
 
