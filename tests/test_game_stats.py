@@ -648,11 +648,15 @@ def test_a_kong_right_after_a_kong_is_unreadable_to_the_dataset_count():
 @pytest.mark.parametrize(
     ("row", "match"),
     [([4, 1, 9, 0], "names no seat"), ([0, 1, 34, 0], "names no seat"),
-     ([0, 8, 8, 0], "names no seat"), ([0, 12, 3, 0], "names no seat")],
+     ([0, 8, 8, 0], "names no seat"), ([0, 12, 3, 0], "names no seat"),
+     ([0, 1, 9, 2], "names no seat"), ([0, 5, 100, 0], "names no seat"),
+     ([1, 7, 100, 1], "names no seat")],
 )  # fmt: skip
 def test_the_dataset_count_refuses_rows_out_of_range(row, match):
-    """numba checks no bounds: a seat, tile or move no game has is refused, naming the
-    game, before anything is read out of bounds (a chow of 9m-1p by its middle 9m)."""
+    """numba checks no bounds: a seat, tile or move no game has (a chow of 9m-1p by its
+    middle 9m; a win on tile 100; a passed-over pung of it, a row the count does not
+    read), or a row neither a move nor a passed claim, is refused, naming the game,
+    before anything is read out of bounds."""
     wall = np.repeat(np.arange(34), 4)[None, :]
     logs = np.array([[[0, LOG_DRAW, 5, 0], row]], np.int64)
     with pytest.raises(ValueError, match=f"game 0: a log row {match}"):

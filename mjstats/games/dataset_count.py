@@ -198,15 +198,14 @@ def _can_chow(hands, seat, tile):
 @jit
 def _row_in_range(seat, kind, tile):
     """Whether a log row names a seat, a move and a tile this count can read: a chow
-    by its middle tile (2-8 of a suit), the other moves' tiles 0-33 (a win's unread)."""
+    by its middle tile (2-8 of a suit), the other moves' tiles 0-33."""
     if seat < 0 or seat > 3:
         return False
     if kind == A_CHOW:
         return 0 <= tile < 27 and 1 <= tile % 9 <= 7
-    if kind == A_HU or kind == A_TSUMO:
-        return True
     if (kind == LOG_DRAW or kind == A_DISCARD or kind == A_PUNG or kind == A_KONG
-            or kind == A_ANGANG or kind == A_BUGANG):  # fmt: skip
+            or kind == A_ANGANG or kind == A_BUGANG or kind == A_HU
+            or kind == A_TSUMO):  # fmt: skip
         return 0 <= tile < 34
     return False
 
@@ -233,17 +232,21 @@ def new_scratch(size):
 def count_game(wall, log, n_log, scratch, out):
     """Count one game (``wall`` its 136 tiles, ``log[:n_log]`` its log) into ``out``
     (:data:`DATASET_COUNTS`), in ``scratch`` (:func:`new_scratch` of ``n_log`` rows or
-    more). A row out of range (a seat, move or tile no game has) makes ``out[0]`` -1,
+    more). A row out of range (a seat, move or tile no game has, or a fourth column
+    neither 0, a move, nor 1, a claim passed over) makes ``out[0]`` -1,
     a wall that is not four copies of each of the 34 tiles -2, and the rest 0."""
     S, rows, actions, hands, passed, pung_melds, chances, taken = scratch
     for k in range(N_DATASET_COUNTS):
         out[k] = 0
     n = 0
-    for r in range(n_log):  # the parser never sees the claims passed over
-        if log[r, 3] == 0:
-            if not _row_in_range(log[r, 0], log[r, 1], log[r, 2]):
-                out[0] = -1  # no move of a game: nothing is read out of bounds
-                return
+    for r in range(n_log):
+        passed_over = log[r, 3]
+        if (passed_over != 0 and passed_over != 1) or not _row_in_range(
+            log[r, 0], log[r, 1], log[r, 2]
+        ):
+            out[0] = -1  # no move of a game: nothing is read out of bounds
+            return
+        if passed_over == 0:  # the parser never sees the claims passed over
             for j in range(4):
                 rows[n, j] = log[r, j]
             n += 1

@@ -251,8 +251,8 @@ def dataset_counts(walls, logs, n_log, starts=None) -> np.ndarray:
     ------
     ValueError
         Arrays of the wrong shape, log rows outside ``logs``, a row with no seat
-        (0-3), move or tile (0-33) of a game, or a wall that is not four copies of
-        each tile, naming the game.
+        (0-3), move or tile (0-33) of a game or a last column other than 0 or 1, or
+        a wall that is not four copies of each tile, naming the game.
 
     Examples
     --------
@@ -294,7 +294,9 @@ def dataset_counts(walls, logs, n_log, starts=None) -> np.ndarray:
         if out[i, 0] == -2:
             raise ValueError(f"game {i}: its wall is not a Botzone wall (four copies of "
                              "each of the 34 tiles, codes 0-33)")  # fmt: skip
-        raise ValueError(f"game {i}: a log row names no seat, move or tile of a game")
+        raise ValueError(f"game {i}: a log row names no seat, move or tile of a game "
+                         "(or its last column is neither 0, a move, nor 1, a claim passed "
+                         "over)")  # fmt: skip
     return out
 
 
