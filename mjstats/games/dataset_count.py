@@ -84,6 +84,10 @@ parser reads it (1 or 0; the other counts are 0 when it does not), then the chan
 and the claims taken of each kind: chow, pung, exposed kong, promoted kong, concealed
 kong."""
 N_DATASET_COUNTS = len(DATASET_COUNTS)
+BAD_ROW, BAD_WALL = -1, -2
+"""What :func:`count_game` leaves in ``out[0]`` for a log row no game has, and for a
+wall that is not four copies of each tile (else 1 for a game read, 0 for a game the
+parser cannot read)."""
 
 # the parser's actions (what a turn is read as)
 _PLAY, _CHI, _PENG, _GANG, _ANGANG, _BUGANG, _HU, _ZIMOHU = range(8)
@@ -233,8 +237,9 @@ def count_game(wall, log, n_log, scratch, out):
     """Count one game (``wall`` its 136 tiles, ``log[:n_log]`` its log) into ``out``
     (:data:`DATASET_COUNTS`), in ``scratch`` (:func:`new_scratch` of ``n_log`` rows or
     more). A row out of range (a seat, move or tile no game has, or a fourth column
-    neither 0, a move, nor 1, a claim passed over) makes ``out[0]`` -1,
-    a wall that is not four copies of each of the 34 tiles -2, and the rest 0."""
+    neither 0, a move, nor 1, a claim passed over) makes ``out[0]`` :data:`BAD_ROW`,
+    a wall that is not four copies of each of the 34 tiles :data:`BAD_WALL`, and the
+    rest 0."""
     S, rows, actions, hands, passed, pung_melds, chances, taken = scratch
     for k in range(N_DATASET_COUNTS):
         out[k] = 0
@@ -244,14 +249,14 @@ def count_game(wall, log, n_log, scratch, out):
         if (passed_over != 0 and passed_over != 1) or not _row_in_range(
             log[r, 0], log[r, 1], log[r, 2]
         ):
-            out[0] = -1  # no move of a game: nothing is read out of bounds
+            out[0] = BAD_ROW  # no move of a game: nothing is read out of bounds
             return
         if passed_over == 0:  # the parser never sees the claims passed over
             for j in range(4):
                 rows[n, j] = log[r, j]
             n += 1
     if new_game(S, wall, WALL_BOTZONE, 0) != 0:
-        out[0] = -2  # not four copies of each tile: no game to read
+        out[0] = BAD_WALL  # not four copies of each tile: no game to read
         return
     na = _read_actions(rows, n, actions)
     if na <= 0 or actions[0, 2] < 0:  # unreadable, or a win on the first draw

@@ -291,12 +291,11 @@ def dataset_counts(walls, logs, n_log, starts=None) -> np.ndarray:
     bad = np.flatnonzero(out[:, 0] < 0)
     if len(bad):
         i = int(bad[0])
-        if out[i, 0] == -2:
+        if out[i, 0] == D.BAD_WALL:
             raise ValueError(f"game {i}: its wall is not a Botzone wall (four copies of "
                              "each of the 34 tiles, codes 0-33)")  # fmt: skip
-        raise ValueError(f"game {i}: a log row names no seat, move or tile of a game "
-                         "(or its last column is neither 0, a move, nor 1, a claim passed "
-                         "over)")  # fmt: skip
+        raise ValueError(f"game {i}: a log row names no seat, move or tile of a game, "
+                         "or is neither a move (last column 0) nor a passed claim (1)")  # fmt: skip
     return out
 
 
