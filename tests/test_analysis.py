@@ -354,8 +354,8 @@ def test_cli_claim_table(tmp_path):
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     lines = proc.stdout.splitlines()
-    assert lines[1].split() == ["option", "legal_copies"]
-    assert lines[2].split()[:2] == ["pung", "2z,"]
+    assert lines[1].split() == ["legal"] and lines[2].split() == ["option", "copies"]
+    assert lines[3].split()[:2] == ["pung", "2z,"]
     import pandas as pd
 
     assert pd.read_csv(out)["kind"].tolist() == ["pung", "pass"]

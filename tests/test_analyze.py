@@ -10,6 +10,7 @@ import numba
 import numpy as np
 import pytest
 from conftest import scaled
+from rich.cells import cell_len
 
 from mjstats import cli
 from mjstats.cli import main
@@ -206,13 +207,13 @@ def test_cli_prints_the_table(registered, capsys, tmp_path):
     out, err = capsys.readouterr()
     assert code == 0 and err == ""
     lines = out.splitlines()
-    # the analysis table of mjstats.analyze comes first (issue 33): title, header, 12 options
+    # the analysis table of mjstats.analyze comes first (issue 33): title, a header on
+    # two lines ("useful" over "copies"), 12 options
     assert lines[0] == "options  123m456p789s1133z+4z"
-    assert lines[1].split()[:2] == ["option", "shanten"] and lines[2].split()[:2] == [
-        "discard",
-        "4z",
-    ]
-    lines = lines[2 + 12 :]
+    assert lines[1].split()[:3] == ["useful", "legal", "legal"]
+    assert lines[2].split()[:4] == ["option", "shanten", "copies", "useful"]
+    assert lines[3].split()[:2] == ["discard", "4z"]
+    lines = lines[3 + 12 :]
     assert lines[0].startswith("hand     123m456p789s1133z+4z  (14 tiles, 0 melds, seat E")
     assert lines[1] == "visible  4z"
     assert lines[2].startswith("playouts 300 per discard, at most 4 draws, policy efficiency")
@@ -222,6 +223,36 @@ def test_cli_prints_the_table(registered, capsys, tmp_path):
     data = json.loads(out_file.read_text())
     assert data["columns"] == COLUMNS and len(data["rows"]) == 12
     assert data["params"]["visible"] == "4z"
+
+
+def test_cli_table_fits_the_terminal(registered, capsys, monkeypatch):
+    """One line per option at the terminal's width: tile lists written as hands, the
+    nearest three plans cut with "…" where the width ends, "-" for what was not
+    computed (no playouts with --no-mc)."""
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["analyze", "2367m3345p1568s16z", "--no-mc"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "options  2367m3345p1568s1z+6z"
+    rows = out[3:]
+    assert len(rows) == 13  # one per held kind
+    assert all(cell_len(line) <= 200 for line in out)
+    first = rows[0].split()
+    assert first[:2] == ["discard", "1s"] and first[4] == "1458m36p4578s16z"
+    assert "三色三步高 Mixed Shifted Chows (234m 345p 456s) 6 fan, need 4" in rows[0]
+    assert rows[0].endswith("…") and " nan" not in rows[0] and " - " in rows[0]
+    # all the plans of an option stay in the table written to a file
+    from mjstats.analysis import analyze as analyze_table
+    from mjstats.analysis import position
+    from mjstats.analysis.position import read_hand
+
+    table = analyze_table(position(read_hand("2367m3345p1568s16z"), "", 10), playouts=0)
+    assert table.loc[0, "plans"].count("; ") >= 3
+    # every column, the forms a meld rules out (missing values) shown as "-"
+    args = ["[444m]11p55s88s22z37p seat=S", "--discard", "2z", "--from-seat", "2"]
+    assert main(["analyze", *args, "--columns", "all", "--no-mc"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[3].split()[:9] == ["pung", "2z,", "discard", "7p", "pung", "2z", "7p", "1", "1"]
+    assert out[3].split()[9:13] == ["-", "-", "-", "-"]
 
 
 def test_cli_errors(registered, capsys):

@@ -1,9 +1,13 @@
-"""``mjstats analyze``: expected value of each discard of a hand, by Monte Carlo playouts."""
+"""``mjstats analyze``: the 牌理 table of a hand (:func:`mjstats.analyze`), then the
+expected value of each discard by Monte Carlo playouts."""
 
 from __future__ import annotations
 
+import re
+
 import click
 
+from mjstats.cli._console import width
 from mjstats.cli.params import SEED
 from mjstats.compiling import notice
 
@@ -47,15 +51,104 @@ def _fmt_table(table) -> str:
     return "\n".join([line(head), *(line(row) for row in rows)])
 
 
+# the analysis table's columns that hold tile lists ("1m 2m 3m 5p"), shown compact,
+# and its other columns of text (aligned left like them)
+_TILE_COLUMNS = {"useful", "legal_useful", "kaizen"}
+_TEXT_COLUMNS = {"option", "kind", "tile", "then", "win_fans", "method", "plans"}
+# a chow as the plans write it, "1m2m3m", a pung, "1z1z1z", and one plan
+_CHOW_TEXT = re.compile(r"(\d)([mps])(\d)\2(\d)\2")
+_PUNG_TEXT = re.compile(r"(\d)([mpsz])\1\2\1\2")
+_PLAN_TEXT = re.compile(r"^(?P<what>.*) need (?P<need>\d+) value (?P<value>\d+)$")
+
+
+def _compact_tiles(text: str) -> str:
+    """A tile list of the analysis table as a hand is written: "1m 2m 5p" -> "12m5p"."""
+    # deferred: `mjstats --help` loads no numpy
+    from mjstats.tiles import format_tiles, parse_tiles
+
+    return format_tiles(parse_tiles(text.replace(" ", ""))) if text.strip() else "-"
+
+
+def _plans_cell(text: str, shown: int = 3) -> str:
+    """The nearest ``shown`` plans of an option on one line: "花龙 Mixed Straight
+    (123m 456p 789s) 8 fan, need 1; ... (+4)"; the full list is in --out / --json."""
+    plans = [p for p in text.split("; ") if p]
+    if not plans:
+        return "-"
+    cells = []
+    for plan in plans[:shown]:
+        m = _PLAN_TEXT.match(plan)
+        what, need, value = (m["what"], m["need"], m["value"]) if m else (plan, "?", "?")
+        what = _PUNG_TEXT.sub(r"\1\1\1\2", _CHOW_TEXT.sub(r"\1\3\4\2", what))
+        what = what.replace(" (the melds' fans reach the minimum)", "")
+        cells.append(f"{what} {value} fan, need {need}")
+    more = f" (+{len(plans) - shown})" if len(plans) > shown else ""
+    return "; ".join(cells) + more
+
+
+def _cell(column: str, value, se=None) -> str:
+    """One cell of the terminal table."""
+    # deferred: `mjstats --help` loads no pandas
+    import pandas as pd
+
+    if column in _TILE_COLUMNS:
+        return _compact_tiles(value)
+    if column == "plans":
+        return _plans_cell(value)
+    if isinstance(value, str):
+        return value or "-"
+    if pd.isna(value):  # not computed (no playouts, no useful draw, a form the melds rule out)
+        return "-"
+    if column == "p_win":
+        return f"{100 * value:.1f}%" + (f" ±{196 * se:.1f}" if se else "")
+    if column in ("exp_points", "second_step"):
+        return f"{value:.2f}" + (f" ±{1.96 * se:.2f}" if se else "")
+    if isinstance(value, float):
+        return f"{value:.3g}"
+    return str(value)
+
+
+def _terminal_table(table, cols, columns: int) -> str:
+    """The analysis table as text for a terminal ``columns`` wide: one line per
+    option, tile lists compact, the nearest plans only (cut to the width left, with
+    "…"), the playouts' 95 % margin beside P(win) and E[points]; long column names on
+    two lines ("useful" over "copies") so the numbers stay narrow."""
+    # deferred: `mjstats --help` loads no rich
+    from rich.cells import cell_len, set_cell_size
+
+    margins = {"p_win": "p_win_se", "exp_points": "exp_points_se"}
+    rows = [[_cell(c, row[c], row.get(margins.get(c, ""))) for c in cols]
+            for _, row in table.iterrows()]  # fmt: skip
+    heads = [c.split("_", 1) if len(c) > 7 and "_" in c else ["", c] for c in cols]
+    widths = [max(cell_len(h[0]), cell_len(h[1]), *(cell_len(r[i]) for r in rows))
+              for i, h in enumerate(heads)]  # fmt: skip
+    if "plans" in cols:  # the plans take the width the other columns leave (20 at least)
+        k = cols.index("plans")
+        rest = sum(w + 2 for i, w in enumerate(widths) if i != k)
+        widths[k] = min(widths[k], max(20, columns - rest))
+    left = {i for i, c in enumerate(cols) if c in _TILE_COLUMNS or c in _TEXT_COLUMNS}
+
+    def line(cells) -> str:
+        out = []
+        for i, (text, w) in enumerate(zip(cells, widths, strict=True)):
+            if cell_len(text) > w:
+                text = set_cell_size(text, w - 1) + "…"
+            pad = " " * (w - cell_len(text))
+            out.append(text + pad if i in left else pad + text)
+        return "  ".join(out).rstrip()
+
+    lines = [line([h[0] for h in heads]), line([h[1] for h in heads])]
+    if not lines[0]:
+        lines = lines[1:]
+    return "\n".join(lines + [line(r) for r in rows])
+
+
 def _analysis_table(
     joined, seen, ruleset, wall_left, discard, from_seat, columns, out_path, mc, seed
 ):
     """Print (and write) the analysis table of :func:`mjstats.analyze`; a 13-tile hand
     without a discard has no options and prints nothing here. ``mc`` False: no
     playouts for the options of shanten 2 or more (else the table's default)."""
-    # deferred: `mjstats --help` loads no kernels
-    import pandas as pd
-
     # deferred: `mjstats --help` loads no kernels
     from mjstats.analysis import analyze, position
 
@@ -77,9 +170,8 @@ def _analysis_table(
             f"unknown column {unknown[0]!r}; choose from {', '.join(COLUMNS)}",
             param_hint="--columns",
         )
-    with pd.option_context("display.width", 250, "display.max_colwidth", 80):
-        click.echo(f"options  {pos.text}" + (f" answering {discard}" if discard else ""))
-        click.echo(table[cols].to_string(index=False))
+    click.echo(f"options  {pos.text}" + (f" answering {discard}" if discard else ""))
+    click.echo(_terminal_table(table, cols, width(160)))
     if out_path and str(out_path).lower().endswith((".html", ".htm")):
         table.to_html_file(out_path)  # the picture view (tiles drawn)
     elif out_path:
@@ -193,14 +285,25 @@ def command(
     out_path: str | None,
     mc: bool,
 ) -> None:
-    """Expected value of each discard of a hand, by Monte Carlo playouts.
+    """What to discard or claim: the 牌理 table of a hand, then playouts per discard.
 
     TEXT is the hand: 14 tiles to choose a discard (the last one may follow a
     '+'), or 13 tiles to evaluate as they stand; a meld counts 3, e.g.
     "2367m3345p1568s16z" or "[555p]12345m789s11z+9s". Keywords seat=S round=E
     set the winds (default East).
 
-    Each candidate is played out N times: the player draws alone from a
+    \b
+    First the analysis table, one line per option (every discard and kong;
+    with --discard every answer: pass, chow, pung, kong, win): shanten,
+    useful and legal-useful tiles (after which 8 fan stay reachable) with
+    the fans of each legal win, 改良, second step, P(legal win within
+    --wall-left draws) and E[points], exact for shanten <= 1 and by
+    playouts beyond (column method), and the nearest 8-fan plans (the
+    table shows three and how many more; --out writes them all). Columns:
+    --columns, defined in docs/analysis.md.
+
+    Then the playouts (--no-mc skips them, the analysis table's too): each
+    candidate is played out N times: the player draws alone from a
     shuffled wall of every unseen tile (no claims) and discards by the policy
     until a legal win (MCR: 8 fan, flowers excluded) or DRAWS draws. The
     table shows shanten after the discard, useful tiles and their unseen
@@ -208,14 +311,6 @@ def command(
     E[points] = P(win) x 3 x (8 + fan) (MCR self-drawn payment), best first.
     All candidates see the same walls, so their differences are more precise
     than each ± suggests.
-
-    \b
-    First the analysis table (every option: shanten, useful and
-    legal-useful tiles with the fans of each legal win, 改良, second step,
-    P(legal win within --wall-left draws) and E[points], exact for shanten
-    <= 1 and by playouts beyond (column method), the 8-fan plans;
-    docs/analysis.md), then the playouts (--no-mc skips them and the
-    table's playouts).
 
     \b
     Examples:
