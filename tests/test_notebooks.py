@@ -81,7 +81,7 @@ def _notebook_python() -> str:
     return python or sys.executable
 
 
-def test_the_five_notebooks_exist():
+def test_the_six_notebooks_exist():
     names = {p.stem for p in NOTEBOOKS}
     expected = {
         "01-scoring-and-shanten",
@@ -89,6 +89,7 @@ def test_the_five_notebooks_exist():
         "03-real-records",
         "04-benchmarks",
         "05-games",
+        "06-planner",
     }
     assert expected <= names, f"missing notebooks: {sorted(expected - names)}"
 
