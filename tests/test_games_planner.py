@@ -17,13 +17,14 @@ import numpy as np
 import pytest
 from conftest import scaled
 from games_invariants import check_played
+from numba import njit
 from test_play import near_complete_hands
 
 import mjstats
 from mjstats.games import discard_policies as P
 from mjstats.games import play_games
 from mjstats.games.driver import LOG_DRAW
-from mjstats.games.planner import planner_response
+from mjstats.games.planner import planner_own, planner_response
 from mjstats.games.plans import (
     all_types_need,
     collect_plans,
@@ -652,3 +653,39 @@ def test_planner_passes_a_chow_that_breaks_its_only_plan():
     acts = [action(A_PASS, 0), action(A_PUNG, 31)]
     assert _answer(planner_response, hand, 31, acts) == action(A_PUNG, 31)
     assert _answer(fan_aware_response, hand, 31, acts) == action(A_PASS, 0)
+
+
+@njit
+def _planner_own_as_user(view, acts, n_acts, ctx, tab, work):
+    ctx[P.CTX_DISCARD_WINS] = 3  # what the engine sets for a planner seat
+    return planner_own(view, acts, n_acts, ctx, tab, work)
+
+
+@njit
+def _planner_answer_as_user(view, acts, n_acts, ctx, tab, work):
+    ctx[P.CTX_DISCARD_WINS] = 3
+    return planner_response(view, acts, n_acts, ctx, tab, work)
+
+
+@njit
+def _planner_own_unset(view, acts, n_acts, ctx, tab, work):
+    return planner_own(view, acts, n_acts, ctx, tab, work)
+
+
+@njit
+def _planner_answer_unset(view, acts, n_acts, ctx, tab, work):
+    return planner_response(view, acts, n_acts, ctx, tab, work)
+
+
+def test_a_user_policy_around_the_planner_kernels_plays_the_planner():
+    # docs/games.md, "User policies": the planner's context slot CTX_DISCARD_WINS is set
+    # for built-in planner seats only; a user policy around its kernels sets it and plays
+    # the very same games, and without it plays others (the weighing of discard wins off)
+    n = scaled(400)
+    built_in = play_games(n, 7, policy="planner", wall="botzone")[0]
+    as_user = (_planner_own_as_user, _planner_answer_as_user)
+    user = play_games(n, 7, policy=as_user, wall="botzone")[0]
+    unset = (_planner_own_unset, _planner_answer_unset)
+    unset = play_games(n, 7, policy=unset, wall="botzone")[0]
+    assert user.equals(built_in)
+    assert not unset.equals(built_in)
