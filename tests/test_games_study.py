@@ -242,6 +242,10 @@ def test_cli_study_games(tmp_path, capsys, ref):
     assert main([*args, "--json", str(js), "--out", str(out)]) == 0
     text = capsys.readouterr().out
     assert f"{N:,} games on the shared wall" in text and "deal_ins" in text
+    # games of policies that do not play like real players say which one does (issue 32)
+    words = " ".join(text.split())  # the note is wrapped at the terminal's width
+    assert "efficiency and random policies, whose play is unlike real players'" in words
+    assert "--policy planner --wall botzone plays like them" in words
     data = json.loads(js.read_text())
     assert data["games"]["wins"] == games_summary(ref)["wins"]
     assert data["seats"]["policy"] == MIXED and "provenance" in data
@@ -281,6 +285,13 @@ def test_cli_study_games(tmp_path, capsys, ref):
 
     meta = pq.read_schema(parquet).metadata
     assert json.loads(meta[b"mjstats.provenance"])["kind"] == "games"
+
+
+def test_cli_study_games_of_the_planner_has_no_note(capsys):
+    args = ["study", "games", "--n", "20", "--policy", "planner", "--wall", "botzone"]
+    assert main([*args, "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    assert "20 games on the botzone wall" in text and "note:" not in text
 
 
 def test_cli_resume(tmp_path, capsys):

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from mjstats.cli._console import width
 from mjstats.cli.params import SEED
 
 __all__ = ["command", "print_fan_table", "study_header", "write_study_outputs"]
@@ -714,3 +715,15 @@ def _print_games_tables(agg) -> None:
         c = claim_table(agg).set_index("claim")
         rates = ", ".join(f"{k} {c.loc[k, 'taken_rate']:.1%}" for k in ("chow", "pung", "kong"))
         click.echo(f"claims taken per legal chance: {rates} (report --table claims)")
+    seats = list(agg.params.get("policy") or [])
+    if len(seats) == 4 and set(seats) <= {"random", "efficiency", "fan-aware"}:
+        # the fans of these policies' games are not those of real play (issue 32): say
+        # which policy plays like real players, once, where the numbers are printed
+        names = sorted(set(seats))
+        who = " and ".join(names) + (" policy" if len(names) == 1 else " policies")
+        note = (
+            f"note: these are the fans of games played by the {who}, whose play is unlike "
+            "real players' (docs/games.md measures it); --policy planner --wall botzone plays "
+            "like them (mjstats report DIR --table reference compares)"
+        )
+        click.echo(click.wrap_text(note, width=min(width(100), 100)))
