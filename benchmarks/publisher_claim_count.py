@@ -123,11 +123,12 @@ KINDS = ("chow", "pung", "kong", "promoted_kong", "concealed_kong")
 _MADE = {"Chi": 0, "Peng": 1, "Gang": 2, "BuGang": 3, "AnGang": 4}
 
 
-def count_game(wall, rows) -> tuple[int, dict[str, int]]:
-    """``(pair chances, counts)`` of one game: ``wall`` its 136 tiles (Botzone layout,
-    dealt by the engine's own ``new_game``), ``rows`` its move log without the ignored
-    claims. ``counts`` maps ``{kind}_chances`` and ``{kind}s`` (for each of
-    :data:`KINDS`) to the publisher's count; pair chances are the engine's (every
+def count_game(wall, rows) -> tuple[int, dict[str, int], list[dict[str, int]]]:
+    """``(pair chances, counts, by seat)`` of one game: ``wall`` its 136 tiles (Botzone
+    layout, dealt by the engine's own ``new_game``), ``rows`` its move log without the
+    ignored claims. ``counts`` maps ``{kind}_chances`` and ``{kind}s`` (for each of
+    :data:`KINDS`) to the publisher's count, ``by seat`` the same for each seat (the seat
+    that has the chance or makes the claim); pair chances are the engine's (every
     other seat holding a pair after a discard, but the one that wins on it). Raises
     :class:`Unreadable` for a game the publisher's parser cannot read."""
     from mjstats.games.rules import new_game
@@ -155,7 +156,7 @@ def count_game(wall, rows) -> tuple[int, dict[str, int]]:
     if actions[0][2] < 0:  # a win on the first draw: the parser has no discard to read
         raise Unreadable("the first action is a win")
     hands, last = dealt.copy(), -1
-    chances, taken = [0] * 5, [0] * 5
+    chances, taken = [[0] * 5 for _ in range(4)], [[0] * 5 for _ in range(4)]  # by seat
     passed = [(0, 0, 0)] * 4  # each seat's last state: a pass with a chow, pung, kong
     pungs: list[set[int]] = [set() for _ in range(4)]  # each seat's pungs not promoted
     for k, (actor, name, _, _) in enumerate(actions):
@@ -170,7 +171,7 @@ def count_game(wall, rows) -> tuple[int, dict[str, int]]:
         before = actions[k - 1][0] if k else 0
         if name in ("Chi", "Peng", "Gang"):
             for j in range(3):
-                chances[j] -= passed[actor][j]
+                chances[actor][j] -= passed[actor][j]
         for s in range(4):
             looked = s == (before - 1) or (s == 0 and before == 3)
             passed[s] = (0, 0, 0) if s == actor else (
@@ -179,22 +180,24 @@ def count_game(wall, rows) -> tuple[int, dict[str, int]]:
                 int(hands[s, tile] >= 3),
             )  # fmt: skip
             for j in range(3):
-                chances[j] += passed[s][j]
+                chances[s][j] += passed[s][j]
         made = _MADE.get(name, -1)
         promoted, concealed = made == 3, made == 4
         if name not in ("Chi", "Peng"):
             concealed |= bool((hands[actor] >= 4).any())
             promoted |= any(hands[actor, t] >= 1 for t in pungs[actor])
         if 0 <= made < 3:
-            chances[made] += 1
-        chances[3] += promoted
-        chances[4] += concealed
+            chances[actor][made] += 1
+        chances[actor][3] += promoted
+        chances[actor][4] += concealed
         if made >= 0:
-            taken[made] += 1
-    counts = {}
-    for j, kind in enumerate(KINDS):
-        counts[f"{kind}_chances"], counts[f"{kind}s"] = chances[j], taken[j]
-    return pairs, counts
+            taken[actor][made] += 1
+    by_seat = [{} for _ in range(4)]
+    for s in range(4):
+        for j, kind in enumerate(KINDS):
+            by_seat[s][f"{kind}_chances"], by_seat[s][f"{kind}s"] = chances[s][j], taken[s][j]
+    counts = {k: sum(seat[k] for seat in by_seat) for k in by_seat[0]}
+    return pairs, counts, by_seat
 
 
 def _games(n: int, seed: int, policy: str):
@@ -229,7 +232,7 @@ def main() -> None:
     total: dict[str, int] = {}
     for wall, rows in source:
         try:
-            c, counts = count_game(wall, rows)
+            c, counts, _ = count_game(wall, rows)
         except Unreadable:  # the publisher's parser reads no such game either
             unreadable += 1
             continue

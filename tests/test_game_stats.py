@@ -620,16 +620,28 @@ def test_the_dataset_count_kernel_equals_the_script_game_for_game(policy):
     script = _publisher_script()
     n = scaled(150)
     _, _, final, logs = play_games(n, seed=17, policy=policy, wall="botzone", keep_log=True)
-    got = dataset_counts(final[:, ST.S_WALL : ST.S_WALL + 136], logs, final[:, ST.S_NLOG])
+    walls = final[:, ST.S_WALL : ST.S_WALL + 136]
+    got = dataset_counts(walls, logs, final[:, ST.S_NLOG])
+    seats = dataset_counts(walls, logs, final[:, ST.S_NLOG], by_seat=True)
     for g in range(n):
         rows = [r for r in logs[g, : final[g, ST.S_NLOG]].tolist() if not r[3]]
         try:
-            counts = script.count_game(final[g, ST.S_WALL : ST.S_WALL + 136], rows)[1]
+            _, counts, by_seat = script.count_game(walls[g], rows)
             want = [1, *(counts[k] for k in DATASET_COUNTS[1:])]
+            want_seats = [[1, *(c[k] for k in DATASET_COUNTS[1:])] for c in by_seat]
         except script.Unreadable:
             want = [0] * len(DATASET_COUNTS)
+            want_seats = [want] * 4
         assert got[g].tolist() == want, g
+        assert seats[g].tolist() == want_seats, g
     assert got[:, 0].sum() > 0.9 * n
+    # each seat's chows and pungs are its own rows of the log (the games read)
+    read = got[:, 0] == 1
+    for seat in range(4):
+        for kind, col in ((ST.A_CHOW, "chows"), (ST.A_PUNG, "pungs")):
+            mine = (logs[:, :, 0] == seat) & (logs[:, :, 1] == kind) & (logs[:, :, 3] == 0)
+            k = DATASET_COUNTS.index(col)
+            assert seats[read, seat, k].sum() == mine[read].sum(), (seat, col)
 
 
 def test_a_kong_right_after_a_kong_is_unreadable_to_the_dataset_count():

@@ -17,6 +17,8 @@ from numba import njit
 
 from mjstats.cli import main
 from mjstats.games import GameOptionError, play_games
+from mjstats.games.state import S_NLOG, S_WALL
+from mjstats.games.stats import DATASET_COUNTS, dataset_counts
 from mjstats.report import report_table
 from mjstats.studies.games import games, seat_table
 from mjstats.studies.match import MatchStudy, arrangements, match, match_fan_table, match_table
@@ -81,6 +83,29 @@ def test_the_counters_are_the_seatings_games_summed(ref):
     half = 1.959963984540054 * per_wall.std(axis=1, ddof=1) / np.sqrt(N)
     assert (t["points_ci_high"] - t["points"]).tolist() == pytest.approx(half.tolist())
     assert t["points"][0] * 4 == pytest.approx(-t["points"][1] * 12)  # zero-sum
+
+
+def test_the_data_set_counts_are_the_seatings_seats_summed(ref):
+    """On the Botzone wall each policy's claims counted as the real-play data set counts
+    them are those of the seats it sat in (each seating's games counted here, seat by
+    seat); the match table's ``*_rate_data_set`` are their ratios, and NaN on the
+    shared wall."""
+    want = np.zeros((2, len(DATASET_COUNTS)), np.int64)
+    for seating in arrangements(2, 4, "1v3"):
+        names = [("fan-aware", "efficiency")[k] for k in seating]
+        _, _, final, logs = play_games(N, SEED, policy=names, wall="botzone", keep_log=True)
+        walls = final[:, S_WALL : S_WALL + 136]
+        seats = dataset_counts(walls, logs, final[:, S_NLOG], by_seat=True).sum(axis=0)
+        for seat, k in enumerate(seating):
+            want[k] += seats[seat]
+    assert ref["dataset_claims"].tolist() == want.tolist()
+    assert want[1, 0] == 3 * want[0, 0] > 0  # B sits three seats of each game A sits one
+    t = match_table(ref)
+    for k, kind in enumerate(("chow", "pung")):
+        rate = want[:, 2 + 2 * k] / want[:, 1 + 2 * k]
+        assert t[f"{kind}_rate_data_set"].tolist() == pytest.approx(rate.tolist())
+    shared = match_table(match(["fan-aware", "efficiency"], 5, 1, progress=False))
+    assert shared["chow_rate_data_set"].isna().all() and shared["chow_rate"].notna().all()
 
 
 def test_match_fan_table(ref):
@@ -205,6 +230,11 @@ def test_cli_match(tmp_path, capsys):
     assert "(paired)" in capsys.readouterr().out
     agg = match(["efficiency", "random"], 20, 3, progress=False)
     assert report_table(agg, "match").equals(match_table(agg))
+    # on the Botzone wall the rates are those counted as the data set counts them
+    assert main(["match", "planner", "efficiency", "--n", "10", "--wall", "botzone"]) == 0
+    out = capsys.readouterr().out
+    assert "taken per chance counted as the real-play" in out
+    assert max(len(line) for line in out.splitlines()) <= 80
 
 
 @pytest.mark.parametrize(

@@ -117,7 +117,12 @@ def command(policies, n_walls, seed, rotation, ruleset, wall, round_wind, chunk_
 
 
 def format_match_table(table) -> str:
-    """The match table for people, in 80 columns: a row per policy."""
+    """The match table for people, in 80 columns: a row per policy. On the Botzone wall
+    the chow and pung rates are those counted as the real-play data set counts its
+    chances (like for like with real play), elsewhere per legal chance."""
+    like_real = table["chow_rate_data_set"].notna().any()
+    chow = table["chow_rate_data_set"] if like_real else table["chow_rate"]
+    pung = table["pung_rate_data_set"] if like_real else table["pung_rate"]
     head = [
         f"{'':16}{'points':>7}  {'95% interval':<16}{'':6}{'self-':>7}{'deal-':>7}"
         f"{'claims':>7}{'chow':>6}{'pung':>6}",
@@ -125,16 +130,22 @@ def format_match_table(table) -> str:
         f"{'a game':>7}{'rate':>6}{'rate':>6}",
     ]
     rows = []
-    for r in table.itertuples(index=False):
+    for r, c, q in zip(table.itertuples(index=False), chow, pung, strict=True):
         ci = f"{r.points_ci_low:+.2f} to {r.points_ci_high:+.2f}"
         rows.append(
             f"{r.player} {r.policy:<14} {r.points:+6.2f}  {ci:<16}{r.win:6.1%}"
-            f"{r.self_drawn:7.1%}{r.deal_in:7.1%}{r.claims:7.2f}{r.chow_rate:6.1%}"
-            f"{r.pung_rate:6.1%}"
+            f"{r.self_drawn:7.1%}{r.deal_in:7.1%}{r.claims:7.2f}{c:6.1%}{q:6.1%}"
         )
-    foot = [
-        "win, self-drawn, deal-in: per game a policy plays; claims: chows, pungs and",
-        "kongs taken a game; chow, pung rate: taken per legal chance (the real-play",
-        "data set counts its own way: `mjstats report STUDY --table reference`)",
-    ]
+    foot = ["win, self-drawn, deal-in: per game a policy plays; claims: chows, pungs and"]
+    if like_real:
+        foot += [
+            "kongs taken a game; chow, pung rate: taken per chance counted as the real-play",
+            "data set counts them (real play: `mjstats report STUDY --table reference`; per",
+            "legal chance: --out)",
+        ]
+    else:
+        foot += [
+            "kongs taken a game; chow, pung rate: taken per legal chance (the real-play",
+            "data set counts its own way: `mjstats report STUDY --table reference`)",
+        ]
     return "\n".join([*head, *rows, *foot])

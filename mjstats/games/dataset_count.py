@@ -84,6 +84,10 @@ parser reads it (1 or 0; the other counts are 0 when it does not), then the chan
 and the claims taken of each kind: chow, pung, exposed kong, promoted kong, concealed
 kong."""
 N_DATASET_COUNTS = len(DATASET_COUNTS)
+N_SEAT_OUT = 1 + 4 * (N_DATASET_COUNTS - 1)
+"""What :func:`count_game` writes of a game: whether it is read (``out[0]``), then the
+chances and claims of :data:`DATASET_COUNTS` of seat 0, seat 1, seat 2 and seat 3 (the
+seat that has the chance, or makes the claim)."""
 BAD_ROW, BAD_WALL = -1, -2
 """What :func:`count_game` leaves in ``out[0]`` for a log row no game has, and for a
 wall that is not four copies of each tile (else 1 for a game read, 0 for a game the
@@ -218,8 +222,8 @@ def _row_in_range(seat, kind, tile):
 def new_scratch(size):
     """The scratch :func:`count_game` works in, for logs of up to ``size`` rows: a state,
     the rows read, the actions, the hands, each seat's pass of the action before
-    (chow, pung, kong), each seat's pungs not yet promoted (a mask of tiles), and the
-    chances and claims taken of each kind."""
+    (chow, pung, kong), each seat's pungs not yet promoted (a mask of tiles), and each
+    seat's chances and claims taken of each kind."""
     return (
         np.zeros(N_STATE, np.int64),
         np.zeros((max(size, 1), 4), np.int64),
@@ -227,21 +231,21 @@ def new_scratch(size):
         np.zeros((4, 34), np.int64),
         np.zeros((4, 3), np.int64),
         np.zeros(4, np.int64),
-        np.zeros(5, np.int64),
-        np.zeros(5, np.int64),
+        np.zeros((4, 5), np.int64),
+        np.zeros((4, 5), np.int64),
     )
 
 
 @jit
 def count_game(wall, log, n_log, scratch, out):
     """Count one game (``wall`` its 136 tiles, ``log[:n_log]`` its log) into ``out``
-    (:data:`DATASET_COUNTS`), in ``scratch`` (:func:`new_scratch` of ``n_log`` rows or
-    more). A row out of range (a seat, move or tile no game has, or a fourth column
-    neither 0, a move, nor 1, a claim passed over) makes ``out[0]`` :data:`BAD_ROW`,
-    a wall that is not four copies of each of the 34 tiles :data:`BAD_WALL`, and the
-    rest 0."""
+    (:data:`N_SEAT_OUT`: read or not, then :data:`DATASET_COUNTS` per seat), in
+    ``scratch`` (:func:`new_scratch` of ``n_log`` rows or more). A row out of range (a
+    seat, move or tile no game has, or a fourth column neither 0, a move, nor 1, a claim
+    passed over) makes ``out[0]`` :data:`BAD_ROW`, a wall that is not four copies of each
+    of the 34 tiles :data:`BAD_WALL`, and the rest 0."""
     S, rows, actions, hands, passed, pung_melds, chances, taken = scratch
-    for k in range(N_DATASET_COUNTS):
+    for k in range(N_SEAT_OUT):
         out[k] = 0
     n = 0
     for r in range(n_log):
@@ -264,7 +268,7 @@ def count_game(wall, log, n_log, scratch, out):
     for p in range(4):
         for t in range(34):
             hands[p, t] = S[S_HAND + 34 * p + t]
-    # by claim: chow, pung, exposed, promoted, concealed kong
+    # by seat and claim: chow, pung, exposed, promoted, concealed kong
     chances[:] = 0
     taken[:] = 0
     passed[:] = 0
@@ -287,7 +291,7 @@ def count_game(wall, log, n_log, scratch, out):
         claims = action == _CHI or action == _PENG or action == _GANG
         if claims:  # the claimer's pass on the discard before is dropped
             for j in range(3):
-                chances[j] -= passed[actor, j]
+                chances[actor, j] -= passed[actor, j]
         for s in range(4):
             passed[s, 0] = 0
             passed[s, 1] = 0
@@ -302,7 +306,7 @@ def count_game(wall, log, n_log, scratch, out):
             if hands[s, tile] >= 3:
                 passed[s, 2] = 1
             for j in range(3):
-                chances[j] += passed[s, j]
+                chances[s, j] += passed[s, j]
         # the actor: the claim it makes; a kong it could declare from its hand before the
         # action (its draw not yet in it), unless it chows or pungs
         made = -1
@@ -325,15 +329,16 @@ def count_game(wall, log, n_log, scratch, out):
                 if (pung_melds[actor] >> t) & 1 and hands[actor, t] >= 1:
                     promoted = True
         if 0 <= made < 3:
-            chances[made] += 1
-        chances[3] += promoted
-        chances[4] += concealed
+            chances[actor, made] += 1
+        chances[actor, 3] += promoted
+        chances[actor, 4] += concealed
         if made >= 0:
-            taken[made] += 1
+            taken[actor, made] += 1
     out[0] = 1
-    for j in range(5):
-        out[1 + 2 * j] = chances[j]
-        out[2 + 2 * j] = taken[j]
+    for s in range(4):
+        for j in range(5):
+            out[1 + 10 * s + 2 * j] = chances[s, j]
+            out[2 + 10 * s + 2 * j] = taken[s, j]
 
 
 @pjit
@@ -341,8 +346,8 @@ def dataset_counts(walls, logs, starts, n_log, out):
     """Count games ``0 .. len(walls) - 1`` (parallel over blocks of games;
     :func:`count_game`): ``walls`` int64 (n, >= 136) Botzone walls, ``logs`` int64
     (rows, 4) the log rows of all games, game ``i``'s the ``n_log[i]`` rows from
-    ``starts[i]``; ``out`` int64 (n, N_DATASET_COUNTS) receives each game's
-    :data:`DATASET_COUNTS`."""
+    ``starts[i]``; ``out`` int64 (n, :data:`N_SEAT_OUT`) receives each game's counts
+    (:func:`count_game`)."""
     n = walls.shape[0]
     n_blocks = 16  # as the engine's kernels: one scratch a block, not a game
     per = (n + n_blocks - 1) // n_blocks

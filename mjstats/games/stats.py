@@ -236,11 +236,13 @@ def claim_counters(final, logs, ruleset: Ruleset | str, wall: str, first: int = 
     return counts.sum(axis=0)[:, :n_seats, :].astype(np.int64)
 
 
-def dataset_counts(walls, logs, n_log, starts=None) -> np.ndarray:
+def dataset_counts(walls, logs, n_log, starts=None, by_seat: bool = False) -> np.ndarray:
     """The chances and claims of each game counted as the real-play data set's publisher
     counts them (:mod:`mjstats.games.dataset_count`): int64 (n, 11), the columns
-    :data:`DATASET_COUNTS`. A game that parser cannot read (a kong right after
-    a kong, a win on the first draw) is all zeros.
+    :data:`DATASET_COUNTS`; with ``by_seat`` int64 (n, 4, 11), those of each seat (the
+    seat that has the chance or makes the claim; ``games`` the same for the four). A game
+    that parser cannot read (a kong right after a kong, a win on the first draw) is all
+    zeros.
 
     ``walls``: int64 (n, >= 136), the Botzone walls; ``logs``: int64 (n, k, 4), game
     ``i``'s rows ``logs[i]`` (as :func:`~mjstats.games.play_games` keeps them), or with
@@ -261,6 +263,10 @@ def dataset_counts(walls, logs, n_log, starts=None) -> np.ndarray:
     >>> c = dataset_counts(final[:, G.S_WALL:G.S_WALL + 136], logs, final[:, G.S_NLOG])
     >>> c.shape, int(c[:, 0].sum())
     ((5, 11), 5)
+    >>> seats = dataset_counts(final[:, G.S_WALL:G.S_WALL + 136], logs, final[:, G.S_NLOG],
+    ...                        by_seat=True)
+    >>> seats.shape, bool((seats[:, :, 1:].sum(axis=1) == c[:, 1:]).all())
+    ((5, 4, 11), True)
     """
     walls = np.ascontiguousarray(walls, np.int64)
     n = len(walls)
@@ -285,7 +291,7 @@ def dataset_counts(walls, logs, n_log, starts=None) -> np.ndarray:
     bad = np.flatnonzero((n_log < 0) | (starts < 0) | (n_log > ends))
     if len(bad):
         raise ValueError(f"game {int(bad[0])}: its log rows lie outside logs")
-    out = np.zeros((n, D.N_DATASET_COUNTS), np.int64)
+    out = np.zeros((n, D.N_SEAT_OUT), np.int64)
     if n:
         D.dataset_counts(walls, np.ascontiguousarray(logs), starts, n_log, out)
     bad = np.flatnonzero(out[:, 0] < 0)
@@ -296,13 +302,17 @@ def dataset_counts(walls, logs, n_log, starts=None) -> np.ndarray:
                              "each of the 34 tiles, codes 0-33)")  # fmt: skip
         raise ValueError(f"game {i}: a log row names no seat, move or tile of a game, "
                          "or is neither a move (last column 0) nor a passed claim (1)")  # fmt: skip
-    return out
+    seats = out[:, 1:].reshape(n, 4, D.N_DATASET_COUNTS - 1)
+    if by_seat:
+        return np.concatenate([np.repeat(out[:, None, :1], 4, axis=1), seats], axis=2)
+    return np.concatenate([out[:, :1], seats.sum(axis=1)], axis=1)
 
 
-def dataset_claim_counters(final, logs) -> np.ndarray:
+def dataset_claim_counters(final, logs, by_seat: bool = False) -> np.ndarray:
     """The ``dataset_claims`` counter of a study: int64 (11,), :func:`dataset_counts`
     summed over the games of ``final`` and ``logs`` (``play_games(..., keep_log=True)``
-    on the Botzone wall).
+    on the Botzone wall); with ``by_seat`` int64 (4, 11), per seat (a match's, which adds
+    each seat's to the policy that sat there).
 
     Examples
     --------
@@ -316,7 +326,7 @@ def dataset_claim_counters(final, logs) -> np.ndarray:
     if len(final) and wall_name(final) != "botzone":
         raise GameOptionError("the data set's count reads games on the Botzone wall only")
     walls = final[:, G.S_WALL : G.S_WALL + 136]
-    return dataset_counts(walls, logs, final[:, G.S_NLOG]).sum(axis=0)
+    return dataset_counts(walls, logs, final[:, G.S_NLOG], by_seat=by_seat).sum(axis=0)
 
 
 def discard_shares(logs, pooled: bool = True) -> np.ndarray:

@@ -17,8 +17,11 @@ merge exactly): ``seat_games``; ``points_pos`` / ``points_neg`` / ``points_sq``,
 positive part, negative part and square of its points on each wall (summed over the
 wall's arrangements: the paired unit of the interval); ``wins`` (3: on a discard,
 self-drawn, robbing a kong), ``deal_ins``; ``claim_counts`` (3 x 7: chances, made,
-taken of each kind of claim, :mod:`mjstats.games.stats`); ``win_fans`` (wins holding
-each fan). And ``walls``, ``games`` (walls x arrangements).
+taken of each kind of claim, :mod:`mjstats.games.stats`); on the Botzone wall
+``dataset_claims`` (11: the seat-games the real-play data set's parser reads, and their
+chances and claims of each kind as it counts them,
+:func:`~mjstats.games.stats.dataset_counts`); ``win_fans`` (wins holding each fan). And
+``walls``, ``games`` (walls x arrangements).
 
 :func:`match_table` reports per policy its points a game with a paired 95 % interval
 (over walls: each wall's points of the policy, all its seats and arrangements
@@ -49,7 +52,7 @@ import pandas as pd
 from mjstats.games import engine_context, game_rules, play_games
 from mjstats.games import kernels as G
 from mjstats.games.engine import GameOptionError, policy_label, seat_policies
-from mjstats.games.stats import CLAIM_KINDS, claim_counters
+from mjstats.games.stats import CLAIM_KINDS, DATASET_COUNTS, claim_counters, dataset_claim_counters
 from mjstats.rulesets import Ruleset, get_ruleset
 from mjstats.studies.aggregate import Aggregate
 from mjstats.studies.play import _options_param, _PicklableRuleset
@@ -204,7 +207,7 @@ class MatchStudy(_PicklableRuleset, Study):
     def _empty(self) -> dict[str, np.ndarray]:
         k, f = len(self.players), self.ruleset.n_fans
         z = np.zeros
-        return {
+        c = {
             "walls": z(1, np.int64),
             "games": z(1, np.int64),
             "seat_games": z(k, np.int64),
@@ -216,6 +219,14 @@ class MatchStudy(_PicklableRuleset, Study):
             "claim_counts": z((3, k, len(CLAIM_KINDS)), np.int64),
             "win_fans": z((k, f), np.int64),
         }
+        if self._dataset_counted():
+            c["dataset_claims"] = z((k, len(DATASET_COUNTS)), np.int64)
+        return c
+
+    def _dataset_counted(self) -> bool:
+        """Whether the games are the data set's kind (four seats, the Botzone wall), so
+        their claims are also counted as its parser counts them."""
+        return self.wall == "botzone" and self.n_seats == 4
 
     def _play(self, start: int, m: int, c: dict[str, np.ndarray]) -> None:
         """Play walls ``start .. start + m - 1`` in every seating; add to ``c``."""
@@ -227,6 +238,8 @@ class MatchStudy(_PicklableRuleset, Study):
                 round_wind=self.round_wind, first=start, keep_log=True,
             )  # fmt: skip
             claims = claim_counters(final, logs, self.ruleset, self.wall, start)
+            if self._dataset_counted():
+                like_real = dataset_claim_counters(final, logs, by_seat=True)
             winner = table["winner"].to_numpy()
             kind = table["kind"].to_numpy()
             payer = table["from_seat"].to_numpy()
@@ -239,6 +252,8 @@ class MatchStudy(_PicklableRuleset, Study):
                 c["deal_ins"][p] += int(((winner >= 0) & (kind != G.WIN_SELF_DRAWN)
                                          & (payer == seat)).sum())  # fmt: skip
                 c["claim_counts"][:, p, :] += claims[:, seat, :]
+                if self._dataset_counted():
+                    c["dataset_claims"][p] += like_real[seat]
                 c["win_fans"][p] += present[won].sum(axis=0)
         c["walls"][0] += m
         c["games"][0] += m * len(self.seatings)
@@ -300,7 +315,10 @@ def match_table(agg: Aggregate) -> pd.DataFrame:
     ``points`` (a game) with its paired 95 % interval ``points_ci_low`` /
     ``points_ci_high`` (over walls), ``win``, ``self_drawn``, ``deal_in`` (per game,
     with ``win_ci_low`` / ``win_ci_high``), ``claims`` (chows, pungs and kongs taken a
-    game), and ``<kind>_rate`` (taken per chance) for each kind of claim.
+    game), and ``<kind>_rate`` (taken per legal chance) for each kind of claim; on the
+    Botzone wall also ``<kind>_rate_data_set``, taken per chance counted as the real-play
+    data set's parser counts them (like for like with real play's rates,
+    :func:`mjstats.studies.realplay.real_play`; NaN on the shared wall).
 
     Examples
     --------
@@ -343,6 +361,15 @@ def match_table(agg: Aggregate) -> pd.DataFrame:
         with np.errstate(invalid="ignore", divide="ignore"):
             t[f"{name}_rate"] = np.where(c[0, :, k] > 0, c[2, :, k] / np.maximum(c[0, :, k], 1),
                                          np.nan)  # fmt: skip
+    # on the Botzone wall, the same rates with the chances counted as the real-play data
+    # set counts them (like for like with real play; NaN elsewhere, or in an older match)
+    d = agg.counters.get("dataset_claims")
+    for k, name in enumerate(CLAIM_KINDS[:5]):
+        rate = np.full(len(sg), np.nan)
+        if d is not None:
+            chances, taken = d[:, 1 + 2 * k], d[:, 2 + 2 * k]
+            rate = np.where(chances > 0, taken / np.maximum(chances, 1), np.nan)
+        t[f"{name}_rate_data_set"] = rate
     return t
 
 
