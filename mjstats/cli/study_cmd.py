@@ -475,7 +475,8 @@ def _check_dask(value: str | None) -> str | None:
     metavar="NAME",
     help="play: discard policy (efficiency, fan-aware) [default: efficiency]. games: the "
     "seats' policy (random, efficiency, fan-aware, planner), once for all or once per seat (four; "
-    "two in two-player), East first.",
+    "two in two-player), East first [default: efficiency, the fastest; planner plays like real "
+    "players, with --wall botzone as they played].",
 )
 @click.option(
     "--draws",
