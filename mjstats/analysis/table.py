@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import Any
 
@@ -31,6 +32,7 @@ __all__ = [
     "analyze",
     "analyze_batch",
     "option_curves",
+    "plans_line",
     "win_curves",
 ]
 
@@ -122,6 +124,35 @@ def _plan_text(kind: int, param: int, need: int, value: int, name) -> str:
         }[kind]
         what = name(key)
     return f"{what}{extra} need {need} value {value}"
+
+
+# a chow as _plan_text writes it, "1m2m3m", a pung, "1z1z1z", and one plan of the column
+_CHOW_TEXT = re.compile(r"(\d)([mps])(\d)\2(\d)\2")
+_PUNG_TEXT = re.compile(r"(\d)([mpsz])\1\2\1\2")
+_PLAN_TEXT = re.compile(r"^(?P<what>.*) need (?P<need>\d+) value (?P<value>\d+)$")
+
+
+def plans_line(plans: str, shown: int = 3) -> str:
+    """The ``plans`` cell of :func:`analyze` cut to its nearest ``shown`` plans, written
+    short for one line (chows and pungs as hands, "8 fan, need 1"), with how many more
+    there are; "" for none. ``mjstats analyze`` prints it.
+
+    Examples
+    --------
+    >>> plans_line("花龙 Mixed Straight (1m2m3m 4p5p6p 7s8s9s) need 1 value 8; "
+    ...            "pungs (1z1z1z) need 1 value 4", shown=1)
+    '花龙 Mixed Straight (123m 456p 789s) 8 fan, need 1 (+1)'
+    """
+    items = [p for p in plans.split("; ") if p]
+    cells = []
+    for plan in items[:shown]:
+        m = _PLAN_TEXT.match(plan)
+        what, need, value = (m["what"], m["need"], m["value"]) if m else (plan, "?", "?")
+        what = _PUNG_TEXT.sub(r"\1\1\1\2", _CHOW_TEXT.sub(r"\1\3\4\2", what))
+        what = what.replace(" (the melds' fans reach the minimum)", "")
+        cells.append(f"{what} {value} fan, need {need}")
+    more = f" (+{len(items) - shown})" if len(items) > shown else ""
+    return "; ".join(cells) + more
 
 
 def _option_hand(pos: Position, kind: int, tile: int, then: int):

@@ -3,8 +3,6 @@ expected value of each discard by Monte Carlo playouts."""
 
 from __future__ import annotations
 
-import re
-
 import click
 
 from mjstats.cli._console import width
@@ -38,27 +36,34 @@ def _fmt_table(table) -> str:
                 f"{num(r.exp_points)} ±{1.96 * r.exp_points_se:5.2f}",
             ]
         )
-    widths = [max(len(head[i]), *(len(row[i]) for row in rows)) for i in range(len(head))]
-    left = {0, 3}
+    return "\n".join(_aligned([head, *rows], left={0, 3}))
 
-    def line(cells: list[str]) -> str:
-        out = [
-            c.ljust(w) if i in left else c.rjust(w)
-            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
-        ]
-        return "  ".join(out).rstrip()
 
-    return "\n".join([line(head), *(line(row) for row in rows)])
+def _aligned(rows: list[list[str]], left: set[int], widths: list[int] | None = None) -> list[str]:
+    """``rows`` of cells as lines, columns two spaces apart, as wide as their widest cell
+    (or ``widths``; a longer cell is cut with "…"), the columns of ``left`` aligned left,
+    the others right; widths in terminal cells (a Chinese character takes two)."""
+    # deferred: `mjstats --help` loads no rich
+    from rich.cells import cell_len, set_cell_size
+
+    if widths is None:
+        widths = [max(cell_len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = []
+    for cells in rows:
+        out = []
+        for i, (text, w) in enumerate(zip(cells, widths, strict=True)):
+            if cell_len(text) > w:
+                text = set_cell_size(text, w - 1) + "…"
+            pad = " " * (w - cell_len(text))
+            out.append(text + pad if i in left else pad + text)
+        lines.append("  ".join(out).rstrip())
+    return lines
 
 
 # the analysis table's columns that hold tile lists ("1m 2m 3m 5p"), shown compact,
 # and its other columns of text (aligned left like them)
 _TILE_COLUMNS = {"useful", "legal_useful", "kaizen"}
 _TEXT_COLUMNS = {"option", "kind", "tile", "then", "win_fans", "method", "plans"}
-# a chow as the plans write it, "1m2m3m", a pung, "1z1z1z", and one plan
-_CHOW_TEXT = re.compile(r"(\d)([mps])(\d)\2(\d)\2")
-_PUNG_TEXT = re.compile(r"(\d)([mpsz])\1\2\1\2")
-_PLAN_TEXT = re.compile(r"^(?P<what>.*) need (?P<need>\d+) value (?P<value>\d+)$")
 
 
 def _compact_tiles(text: str) -> str:
@@ -69,23 +74,6 @@ def _compact_tiles(text: str) -> str:
     return format_tiles(parse_tiles(text.replace(" ", ""))) if text.strip() else "-"
 
 
-def _plans_cell(text: str, shown: int = 3) -> str:
-    """The nearest ``shown`` plans of an option on one line: "花龙 Mixed Straight
-    (123m 456p 789s) 8 fan, need 1; ... (+4)"; the full list is in --out / --json."""
-    plans = [p for p in text.split("; ") if p]
-    if not plans:
-        return "-"
-    cells = []
-    for plan in plans[:shown]:
-        m = _PLAN_TEXT.match(plan)
-        what, need, value = (m["what"], m["need"], m["value"]) if m else (plan, "?", "?")
-        what = _PUNG_TEXT.sub(r"\1\1\1\2", _CHOW_TEXT.sub(r"\1\3\4\2", what))
-        what = what.replace(" (the melds' fans reach the minimum)", "")
-        cells.append(f"{what} {value} fan, need {need}")
-    more = f" (+{len(plans) - shown})" if len(plans) > shown else ""
-    return "; ".join(cells) + more
-
-
 def _cell(column: str, value, se=None) -> str:
     """One cell of the terminal table."""
     # deferred: `mjstats --help` loads no pandas
@@ -94,7 +82,10 @@ def _cell(column: str, value, se=None) -> str:
     if column in _TILE_COLUMNS:
         return _compact_tiles(value)
     if column == "plans":
-        return _plans_cell(value)
+        # deferred: `mjstats --help` loads no kernels
+        from mjstats.analysis.table import plans_line
+
+        return plans_line(value) or "-"
     if isinstance(value, str):
         return value or "-"
     if pd.isna(value):  # not computed (no playouts, no useful draw, a form the melds rule out)
@@ -114,33 +105,22 @@ def _terminal_table(table, cols, columns: int) -> str:
     "…"), the playouts' 95 % margin beside P(win) and E[points]; long column names on
     two lines ("useful" over "copies") so the numbers stay narrow."""
     # deferred: `mjstats --help` loads no rich
-    from rich.cells import cell_len, set_cell_size
+    from rich.cells import cell_len
 
     margins = {"p_win": "p_win_se", "exp_points": "exp_points_se"}
     rows = [[_cell(c, row[c], row.get(margins.get(c, ""))) for c in cols]
             for _, row in table.iterrows()]  # fmt: skip
     heads = [c.split("_", 1) if len(c) > 7 and "_" in c else ["", c] for c in cols]
-    widths = [max(cell_len(h[0]), cell_len(h[1]), *(cell_len(r[i]) for r in rows))
-              for i, h in enumerate(heads)]  # fmt: skip
+    head_rows = [[h[0] for h in heads], [h[1] for h in heads]]
+    if not any(head_rows[0]):
+        head_rows = head_rows[1:]
+    widths = [max(cell_len(r[i]) for r in head_rows + rows) for i in range(len(cols))]
     if "plans" in cols:  # the plans take the width the other columns leave (20 at least)
         k = cols.index("plans")
         rest = sum(w + 2 for i, w in enumerate(widths) if i != k)
         widths[k] = min(widths[k], max(20, columns - rest))
     left = {i for i, c in enumerate(cols) if c in _TILE_COLUMNS or c in _TEXT_COLUMNS}
-
-    def line(cells) -> str:
-        out = []
-        for i, (text, w) in enumerate(zip(cells, widths, strict=True)):
-            if cell_len(text) > w:
-                text = set_cell_size(text, w - 1) + "…"
-            pad = " " * (w - cell_len(text))
-            out.append(text + pad if i in left else pad + text)
-        return "  ".join(out).rstrip()
-
-    lines = [line([h[0] for h in heads]), line([h[1] for h in heads])]
-    if not lines[0]:
-        lines = lines[1:]
-    return "\n".join(lines + [line(r) for r in rows])
+    return "\n".join(_aligned(head_rows + rows, left, widths))
 
 
 def _analysis_table(

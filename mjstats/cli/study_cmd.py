@@ -716,8 +716,11 @@ def _print_games_tables(agg) -> None:
         c = claim_table(agg).set_index("claim")
         rates = ", ".join(f"{k} {c.loc[k, 'taken_rate']:.1%}" for k in ("chow", "pung", "kong"))
         click.echo(f"claims taken per legal chance: {rates} (report --table claims)")
+    # deferred: `mjstats --help` loads no kernels
+    from mjstats.games.engine import POLICIES
+
     seats = list(agg.params.get("policy") or [])
-    if len(seats) == 4 and set(seats) <= {"random", "efficiency", "fan-aware"}:
+    if len(seats) == 4 and set(seats) <= set(POLICIES) - {"planner"}:
         # the fans of these policies' games are not those of real play (issue 32): say
         # which policy plays like real players, once, where the numbers are printed
         names = sorted(set(seats))
