@@ -24,6 +24,7 @@ import mjstats
 from mjstats.games import discard_policies as P
 from mjstats.games import play_games
 from mjstats.games.driver import LOG_DRAW
+from mjstats.games.engine import engine_context
 from mjstats.games.planner import planner_own, planner_response
 from mjstats.games.plans import (
     all_types_need,
@@ -571,8 +572,7 @@ def _answer_counts(policy_response, counts, unseen, tile, acts):
     view[V_SEAT] = 1
     view[V_WALL_LEFT] = 20
     view[V_LAST_TILE] = tile
-    ctx = P.policy_context(MCR, POLICY_PLANNER, seat_wind=1)
-    ctx[P.CTX_DISCARD_WINS] = 3
+    ctx = P.policy_context(MCR, POLICY_PLANNER, seat_wind=1)  # the planner sets its slot
     work, _ = new_work(len(MCR.fans), suit_table())
     acts = np.array(acts, np.int64)
     return int(policy_response(view, acts, len(acts), ctx, get_tables(), work))
@@ -657,35 +657,35 @@ def test_planner_passes_a_chow_that_breaks_its_only_plan():
 
 @njit
 def _planner_own_as_user(view, acts, n_acts, ctx, tab, work):
-    ctx[P.CTX_DISCARD_WINS] = 3  # what the engine sets for a planner seat
     return planner_own(view, acts, n_acts, ctx, tab, work)
 
 
 @njit
 def _planner_answer_as_user(view, acts, n_acts, ctx, tab, work):
-    ctx[P.CTX_DISCARD_WINS] = 3
     return planner_response(view, acts, n_acts, ctx, tab, work)
 
 
 @njit
-def _planner_own_unset(view, acts, n_acts, ctx, tab, work):
-    return planner_own(view, acts, n_acts, ctx, tab, work)
-
-
-@njit
-def _planner_answer_unset(view, acts, n_acts, ctx, tab, work):
-    return planner_response(view, acts, n_acts, ctx, tab, work)
+def _planner_own_checking_its_slot(view, acts, n_acts, ctx, tab, work):
+    a = planner_own(view, acts, n_acts, ctx, tab, work)
+    return a if ctx[P.CTX_DISCARD_WINS] == ctx[P.CTX_OPPONENTS] else -1
 
 
 def test_a_user_policy_around_the_planner_kernels_plays_the_planner():
-    # docs/games.md, "User policies": the planner's context slot CTX_DISCARD_WINS is set
-    # for built-in planner seats only; a user policy around its kernels sets it and plays
-    # the very same games, and without it plays others (the weighing of discard wins off)
+    # docs/games.md, "User policies": every seat's context counts self-drawn wins only
+    # (fan-aware's kernels read the same slot); the planner's kernels switch their
+    # weighing of discard wins on themselves, so a user policy that calls them plays
+    # the very games of the built-in planner, with nothing to set
     n = scaled(400)
+    _, pctx, _, _ = engine_context(MCR, "botzone", 0, "planner")
+    assert (pctx[:, P.CTX_DISCARD_WINS] == 0).all() and (pctx[:, P.CTX_OPPONENTS] == 3).all()
+    two = engine_context("two-player", "shared", 0, "planner")[1]
+    assert (two[:, P.CTX_OPPONENTS] == 1).all()
     built_in = play_games(n, 7, policy="planner", wall="botzone")[0]
     as_user = (_planner_own_as_user, _planner_answer_as_user)
     user = play_games(n, 7, policy=as_user, wall="botzone")[0]
-    unset = (_planner_own_unset, _planner_answer_unset)
-    unset = play_games(n, 7, policy=unset, wall="botzone")[0]
     assert user.equals(built_in)
-    assert not unset.equals(built_in)
+    # the slot is set on the call, in the seat's own context (not the engine's copy)
+    checked = (_planner_own_checking_its_slot, _planner_answer_as_user)
+    assert play_games(n, 7, policy=checked, wall="botzone")[0].equals(built_in)
+    assert (pctx[:, P.CTX_DISCARD_WINS] == 0).all()

@@ -31,9 +31,11 @@ def test_the_context_holds_the_tables_points(spec):
     ctx = P.policy_context(rs, P.FAN_AWARE, seat_wind=1, round_wind=0)
     for slot, key in enumerate(P.PLAN_FANS, P.CTX_VALUES):
         assert ctx[slot] == rs.points[rs.fan_id(key)], key
-    assert P.CTX_SIZE == P.CTX_BASE + 1 == P.CTX_DISCARD_WINS + 2
+    assert P.CTX_SIZE == P.CTX_OPPONENTS + 1 == P.CTX_BASE + 2 == P.CTX_DISCARD_WINS + 3
     assert P.CTX_DISCARD_WINS == P.CTX_VALUES + len(P.PLAN_FANS)
     assert ctx[P.CTX_BASE] == rs.base_payment
+    assert ctx[P.CTX_OPPONENTS] == rs.opponents == 3
+    assert ctx[P.CTX_DISCARD_WINS] == 0  # the planner sets it (tests/test_games_planner.py)
 
 
 def test_a_ruleset_without_a_plan_fan_values_it_at_zero():

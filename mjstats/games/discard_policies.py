@@ -206,10 +206,14 @@ CTX_VALUES = 8
 PLAN_FAN_ALIASES = {"two_dragons_pungs": ("two_dragon_pungs",)}
 CTX_DISCARD_WINS = CTX_VALUES + len(PLAN_FANS)
 """Opponents whose discards a ready hand may win on, for :func:`legal_outs` (0:
-self-drawn wins only, as ``fan-aware`` counts; the engine sets it for ``planner`` seats)."""
+self-drawn wins only, as ``fan-aware`` counts). The planner's own kernels
+(:func:`mjstats.games.planner.planner_own`, ``planner_response``) set it from
+:data:`CTX_OPPONENTS` on every call, so a user policy around them plays the planner."""
 CTX_BASE = CTX_DISCARD_WINS + 1
 """The ruleset's base payment (MCR 8): what a win pays, for :func:`legal_outs`'s value."""
-CTX_SIZE = CTX_BASE + 1
+CTX_OPPONENTS = CTX_BASE + 1
+"""The ruleset's opponents of a seat (MCR 3, two-player 1)."""
+CTX_SIZE = CTX_OPPONENTS + 1
 
 # work tuple slots
 W_NEED = 0  # int64 (34,): need after discarding each tile (NO_NEED where not held)
@@ -1479,6 +1483,7 @@ def policy_context(
     ctx[CTX_OPTS] = spec.opts
     ctx[CTX_FAN_PLANS] = bool(ruleset.kernel.FAN_PLANS)
     ctx[CTX_BASE] = ruleset.base_payment
+    ctx[CTX_OPPONENTS] = ruleset.opponents
     keys = {fan.key for fan in ruleset.fans}
     for slot, key in enumerate(PLAN_FANS, CTX_VALUES):
         key = next((k for k in (key, *PLAN_FAN_ALIASES.get(key, ())) if k in keys), None)

@@ -357,12 +357,15 @@ def _play_block(
     resp = np.zeros(4, np.int64)
     rng = np.zeros(4, np.uint64)
     no_log = np.zeros((0, 4), np.int64)
+    # each thread its own copy of the policy contexts: a policy may write its own
+    # row (the planner sets its weighing of discard wins there on every call)
+    ctx = pctx.copy()
     for i in range(lo, hi):
         log = logs[i] if logs.shape[0] > 0 else no_log
         game_rng(seed, first + i, rng)
         shuffle_wall(rng, wall, gctx[G_TILES], gctx[G_WALL_FLOWERS])
         err = play_game_user(
-            user, S, wall, gctx, pctx, tab, scratch, fan, work, buf, view, acts, resp, rng, log
+            user, S, wall, gctx, ctx, tab, scratch, fan, work, buf, view, acts, resp, rng, log
         )
         r = out[i]
         r[R_ERR] = err

@@ -11,7 +11,7 @@ from mjstats.arguments import MAX_COUNT, check_choice, check_count, check_seed
 from mjstats.compiling import notice
 from mjstats.errors import GameError, InvalidArgumentError, UnknownRulesetError
 from mjstats.games import kernels as G
-from mjstats.games.discard_policies import CTX_DISCARD_WINS, policy_context
+from mjstats.games.discard_policies import policy_context
 from mjstats.games.guard import guard_policy, raised_slot
 from mjstats.games.records import open_records, write_records
 from mjstats.games.solitaire import custom_kernel
@@ -330,9 +330,6 @@ def engine_context(ruleset, wall: str, round_wind: int, policy, check: bool = Fa
     gctx[G.G_TILES] = rules.tiles
     gctx[G.G_WALL_FLOWERS] = rules.flowers if wall == "shared" else 0
     pctx = np.stack([policy_context(rs, 0, w, int(round_wind)) for w in winds])
-    for seat, policy_id in enumerate(ids):
-        if policy_id == G.POLICY_PLANNER:  # wins on the others' discards count too
-            pctx[seat, CTX_DISCARD_WINS] = n_seats - 1
     gctx[G.G_FORMS] = pctx[0, 2]
     return gctx, pctx, get_tables(), suit_table()
 

@@ -149,8 +149,18 @@ def _pung_for_plans(counts, melds, n, unseen, pctx, tab, pw, acts, n_acts, t, pa
 
 
 @hjit
+def _weigh_discard_wins(pctx):
+    """Count wins on the opponents' discards in the values near a win (the context
+    the engine gives every seat counts self-drawn wins only, as ``fan-aware``'s
+    kernels do). Set here, on every call, not by the engine for planner seats: so a
+    user policy that calls the planner's kernels plays the planner."""
+    pctx[P.CTX_DISCARD_WINS] = pctx[P.CTX_OPPONENTS]
+
+
+@hjit
 def planner_own(view, acts, n_acts, pctx, tab, pw):
     """Own turn of the ``planner`` policy (see the module)."""
+    _weigh_discard_wins(pctx)
     for i in range(n_acts):
         if acts[i] // 64 == A_TSUMO:
             return acts[i]
@@ -164,6 +174,7 @@ def planner_own(view, acts, n_acts, pctx, tab, pw):
 @hjit
 def planner_response(view, acts, n_acts, pctx, tab, pw):
     """Answer of the ``planner`` policy (see the module)."""
+    _weigh_discard_wins(pctx)
     if n_acts == 1:
         return acts[0]
     for i in range(n_acts):
