@@ -182,6 +182,26 @@ def test_policies_see_only_their_view():
     assert hidden > 0
 
 
+def test_every_seat_sees_each_seats_discards_as_the_log_has_them():
+    # the river (S_RIVER, the view's V_RIVER) counted from the game's own log: each
+    # own-turn discard row of a seat, the claimed ones included
+    _, _, final, logs = play_games(scaled(300), 9, policy="planner", wall="botzone",
+                                   keep_log=True)  # fmt: skip
+    view = np.zeros(G.N_VIEW, np.int64)
+    claimed = 0
+    for S, log in zip(final, logs, strict=True):
+        river = np.zeros((4, 34), np.int64)
+        for seat, kind, tile, ignored in log[: S[G.S_NLOG]]:
+            if kind == G.A_DISCARD and ignored == 0:
+                river[seat, tile] += 1
+        assert (S[G.S_RIVER : G.S_RIVER + 136].reshape(4, 34) == river).all()
+        for p in range(4):
+            G.make_view(S, p, view)
+            assert (view[G.V_RIVER : G.V_RIVER + 136] == S[G.S_RIVER : G.S_RIVER + 136]).all()
+        claimed += river.sum() - S[G.S_POOL : G.S_POOL + 34].sum()
+    assert claimed > 0  # claimed discards stay in their discarder's river
+
+
 def test_bad_options():
     with pytest.raises(GameOptionError, match="unknown policy 'best'"):
         play_games(1, 1, policy="best")

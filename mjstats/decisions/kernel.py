@@ -16,10 +16,11 @@ A row (``C_*`` columns) holds the game, the viewer's step (:mod:`mjstats.viewer`
 position the seat decides on), the log row, the seat, the kind, the number of legal
 actions and the action taken (a pass where the log has no claim of the seat); beside
 it the legal actions (engine codes, ``-1`` after the last) and what the seat sees: the
-view of :func:`mjstats.games.views.make_view` (the tile another seat drew is hidden)
-followed by each seat's discards so far (``SEEN_RIVER``: 4 x 34 counts, absolute
-seats). :func:`apply_decisions` plays games again from their walls by the taken
-actions alone, the check that no decision is missing or wrong.
+view of :func:`mjstats.games.views.make_view` (the tile another seat drew is hidden),
+the very view a user policy gets; it ends with each seat's discards so far
+(``SEEN_RIVER`` = ``V_RIVER``: 4 x 34 counts, absolute seats). :func:`apply_decisions`
+plays games again from their walls by the taken actions alone, the check that no
+decision is missing or wrong.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ from mjstats.games.state import (
     S_SHOWN,
     S_TURN,
 )
-from mjstats.games.views import N_VIEW, V_DRAWN, make_view
+from mjstats.games.views import N_VIEW, V_DRAWN, V_RIVER, make_view
 from mjstats.kernels._jit import hjit, ijit, jit, pjit
 from mjstats.rulesets.dispatch import new_scratch
 
@@ -103,8 +104,8 @@ C_INDEX = 7  # index of the taken action among the legal ones
 C_WIN_FAN = 8  # fan total of the legal win among the options (as the engine settles it), or -1
 N_COLS = 9
 
-SEEN_RIVER = N_VIEW  # 4 x 34: each seat's discards so far (absolute seats)
-N_SEEN = N_VIEW + 4 * 34
+SEEN_RIVER = V_RIVER  # 4 x 34: each seat's discards so far (absolute seats)
+N_SEEN = N_VIEW
 
 # error codes beyond the replay's (RE_*): a decision table that does not play a game
 AE_OWN = 20  # no own-turn row of the seat to move, or its action is not legal
@@ -141,7 +142,7 @@ def win_total(S, q, gctx, scratch, fan_out, buf):
 
 
 @ijit
-def _emit(rows, legal_out, seen_out, k, game, step, row, seat, kind, acts, n, taken, view, river):
+def _emit(rows, legal_out, seen_out, k, game, step, row, seat, kind, acts, n, taken, view):
     """Write decision ``k``: its row, legal actions and what the seat sees."""
     rows[k, C_GAME] = game
     rows[k, C_STEP] = step
@@ -160,17 +161,14 @@ def _emit(rows, legal_out, seen_out, k, game, step, row, seat, kind, acts, n, ta
         legal_out[k, j] = -1
     rows[k, C_INDEX] = at
     rows[k, C_WIN_FAN] = -1
-    # plain copies of int16 into int16 (the view and river are kept as int16)
+    # plain copies of int16 into int16 (the view is kept as int16)
     for j in range(N_VIEW):
         seen_out[k, j] = view[j]
-    for q in range(4):
-        for t in range(34):
-            seen_out[k, SEEN_RIVER + 34 * q + t] = river[q, t]
 
 
 @hjit  # no reference counts: it only reads and writes the arrays it is given
 def decide_game(S, wall, round_wind, log, n_log, gctx, tab, scratch, fan_out, buf, acts, resp,
-                view, river, game, rows, legal_out, seen_out, first, last):  # fmt: skip
+                view, game, rows, legal_out, seen_out, first, last):  # fmt: skip
     """Replay one game from its ``wall`` and log and write its decisions to ``rows``,
     ``legal_out`` and ``seen_out`` in rows ``first .. last - 1``; returns ``(error code
     RE_*, log row reached, decisions written)`` (``RE_STEPS`` when out of room). The
@@ -179,7 +177,6 @@ def decide_game(S, wall, round_wind, log, n_log, gctx, tab, scratch, fan_out, bu
                       gctx[G_WALL_FLOWERS])  # fmt: skip
     if err != 0:
         return RE_WALL, 0, 0
-    river[:, :] = 0
     begin_turn(S, 0, False, gctx, tab, scratch, fan_out, buf)
     i = 0
     drawn = 0
@@ -210,8 +207,7 @@ def decide_game(S, wall, round_wind, log, n_log, gctx, tab, scratch, fan_out, bu
             if k >= last:
                 return RE_STEPS, i, k - first
             make_view(S, p, view)
-            _emit(rows, legal_out, seen_out, k, game, steps - 1, i, p, D_OWN, acts, n, a, view,
-                  river)  # fmt: skip
+            _emit(rows, legal_out, seen_out, k, game, steps - 1, i, p, D_OWN, acts, n, a, view)
             if rows[k, C_INDEX] < 0:
                 return RE_ILLEGAL, i, k - first
             if acts[0] >> 6 == A_TSUMO:
@@ -219,8 +215,6 @@ def decide_game(S, wall, round_wind, log, n_log, gctx, tab, scratch, fan_out, bu
             k += 1
             i += 1
             steps += 1
-            if a >> 6 == A_DISCARD:
-                river[p, a & 63] += 1
             apply_own(S, a, gctx, tab, scratch, fan_out, buf)
             continue
         # an answer to a discard or a promoted kong: the claims logged, then each seat
@@ -252,7 +246,7 @@ def decide_game(S, wall, round_wind, log, n_log, gctx, tab, scratch, fan_out, bu
             make_view(S, q, view)
             view[V_DRAWN] = -1  # the tile the discarder drew is not this seat's to see
             _emit(rows, legal_out, seen_out, k, game, steps - 1, first_row, q, kind, acts, n,
-                  resp[q], view, river)  # fmt: skip
+                  resp[q], view)  # fmt: skip
             if rows[k, C_INDEX] < 0:
                 return RE_ILLEGAL, first_row, k - first
             if n > 1 and acts[1] >> 6 == A_HU:
@@ -299,11 +293,10 @@ def _decide_block(lo, hi, walls, n_wall, winds, logs, starts, n_log, out_starts,
     acts = np.zeros(MAX_ACTIONS, np.int64)
     resp = np.zeros(4, np.int64)
     view = np.zeros(N_VIEW, np.int16)  # the dtype of seen_out: copied as they are
-    river = np.zeros((4, 34), np.int16)
     for i in range(lo, hi):
         log = logs[starts[i] : starts[i] + n_log[i]]
         err, row, m = decide_game(S, walls[i, : n_wall[i]], winds[i], log, n_log[i], gctx, tab,
-                                  scratch, fan, buf, acts, resp, view, river, i, rows, legal_out,
+                                  scratch, fan, buf, acts, resp, view, i, rows, legal_out,
                                   seen_out, out_starts[i], out_starts[i + 1])  # fmt: skip
         n_out[i] = m
         err_out[i, 0] = err

@@ -45,7 +45,8 @@ class DecisionSet:
     ``rows`` int64 (n, N_COLS): the ``C_*`` columns of :mod:`mjstats.decisions.kernel`
     (``rows[:, C_GAME]`` indexes the games here); ``legal`` int16 (n, MAX_ACTIONS) the
     legal actions (engine codes ``kind * 64 + tile``, ``-1`` after the last); ``seen``
-    int16 (n, N_SEEN) the seat's view then every seat's discards so far. Per game:
+    int16 (n, N_SEEN) the seat's view (its last 4 x 34 slots: every seat's discards so
+    far). Per game:
     ``ids`` (match id, or the game's number), ``source``, ``walls`` int64 (g, 144),
     ``n_wall``, ``winds``, ``final`` int64 (g, N_STATE) the engine's final states,
     ``starts`` int64 (g + 1,) game ``i``'s decisions ``starts[i]:starts[i + 1]``;

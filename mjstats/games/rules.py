@@ -88,6 +88,7 @@ from mjstats.games.state import (
     S_NMELD,
     S_PHASE,
     S_POOL,
+    S_RIVER,
     S_ROUND,
     S_SCORE,
     S_SHANTEN_FLOOR,
@@ -618,6 +619,7 @@ def apply_own(S, a, gctx, tab, scratch, fan_out, buf):
         S[h + t] -= 1
         S[S_POOL + t] += 1
         S[S_SHOWN + t] += 1
+        S[S_RIVER + 34 * p + t] += 1
         S[S_WAITS + p] = -1
         S[S_LAST_TILE] = t
         S[S_LAST_SEAT] = p

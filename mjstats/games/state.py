@@ -10,6 +10,8 @@ a single array and a game allocates nothing:
   pung; 3 exposed kong, promoted ones included; 4 concealed kong); ``S_NMELD``;
 * ``S_POOL`` unclaimed discards (34 counts); ``S_SHOWN`` the copies visible to all
   (unclaimed discards plus the tiles of exposed melds: what 和绝张 counts);
+* ``S_RIVER`` each seat's discards so far (4 x 34 counts, claimed ones included:
+  what a player at the table sees of the others' play);
 * ``S_FLOWERS`` flower masks (bit ``f``: flower ``f``, tile code ``34 + f``);
 * ``S_WALL`` the wall as dealt (tile codes 0-33, flowers 34-41) and its cursors:
   ``WALL_BOTZONE``: four segments of 34, segment ``p`` = ``wall[34p:34p+34]`` taken
@@ -83,7 +85,8 @@ S_SITUATION = 445  # situation bits of the last scored win (the win's, once won)
 # shanten of hands that cannot be ready; the engine's scratch, set back to 0 when a
 # game is won or drawn (such final states are those of before it existed)
 S_SHANTEN_FLOOR = 446
-N_STATE = 448
+S_RIVER = 448  # 4 x 34: each seat's discards so far (claimed ones included)
+N_STATE = 448 + 4 * 34
 
 # phases
 PH_OWN = 1

@@ -2,7 +2,10 @@
 
 A view holds the seat's own concealed tiles, every meld (tiles of other seats'
 concealed kongs hidden as -1), the visible copies, the copies unseen by this seat,
-flowers, tiles left to draw, seats and scores: nothing a player could not know.
+each seat's discards so far, flowers, tiles left to draw, seats and scores: nothing
+a player could not know. It is also what the decision tables record of each decision
+(:mod:`mjstats.decisions`: their ``seen``), so a model learned from them reads, when
+it plays as a user policy, what it learned from.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from mjstats.games.state import (
     S_MELD,
     S_NMELD,
     S_PHASE,
+    S_RIVER,
     S_ROUND,
     S_SCORE,
     S_SHOWN,
@@ -27,9 +31,6 @@ from mjstats.games.state import (
 from mjstats.kernels._jit import ijit
 
 # ---------------------------------------------------------------- policies
-# What a player sees (view vector, V_* layout): own concealed tiles, every meld
-# (tiles of other players' concealed kongs hidden as -1), the visible copies,
-# the copies unseen by this player, flowers, tiles left to draw, seats, scores.
 # engine slots of the policy work tuple (after those of discard_policies.new_policy_work)
 W_COUNTS = W_MEMO + 1
 W_MELDS = W_MEMO + 2
@@ -49,7 +50,8 @@ V_LAST_SEAT = 132
 V_PHASE = 133
 V_DRAWN = 134
 V_SHOWN = 135  # 34
-N_VIEW = 170
+V_RIVER = 170  # 4 x 34: each seat's discards so far (absolute seats, claimed ones included)
+N_VIEW = 170 + 4 * 34
 
 
 @ijit
@@ -58,6 +60,8 @@ def make_view(S, p, view):
     make_own_view(S, p, view)
     for t in range(34):
         view[V_SHOWN + t] = S[S_SHOWN + t]
+    for i in range(4 * 34):
+        view[V_RIVER + i] = S[S_RIVER + i]
     for q in range(4):
         view[V_NMELD + q] = S[S_NMELD + q]
         view[V_FLOWERS + q] = S[S_FLOWERS + q]
