@@ -84,6 +84,7 @@ parser reads it (1 or 0; the other counts are 0 when it does not), then the chan
 and the claims taken of each kind: chow, pung, exposed kong, promoted kong, concealed
 kong."""
 N_DATASET_COUNTS = len(DATASET_COUNTS)
+_N_KINDS = (N_DATASET_COUNTS - 1) // 2  # chow, pung, exposed, promoted, concealed kong
 N_SEAT_OUT = 1 + 4 * (N_DATASET_COUNTS - 1)
 """What :func:`count_game` writes of a game: whether it is read (``out[0]``), then the
 chances and claims of :data:`DATASET_COUNTS` of seat 0, seat 1, seat 2 and seat 3 (the
@@ -231,8 +232,8 @@ def new_scratch(size):
         np.zeros((4, 34), np.int64),
         np.zeros((4, 3), np.int64),
         np.zeros(4, np.int64),
-        np.zeros((4, 5), np.int64),
-        np.zeros((4, 5), np.int64),
+        np.zeros((4, _N_KINDS), np.int64),
+        np.zeros((4, _N_KINDS), np.int64),
     )
 
 
@@ -336,9 +337,9 @@ def count_game(wall, log, n_log, scratch, out):
             taken[actor, made] += 1
     out[0] = 1
     for s in range(4):
-        for j in range(5):
-            out[1 + 10 * s + 2 * j] = chances[s, j]
-            out[2 + 10 * s + 2 * j] = taken[s, j]
+        for j in range(_N_KINDS):  # DATASET_COUNTS' layout, seat after seat
+            out[1 + (N_DATASET_COUNTS - 1) * s + 2 * j] = chances[s, j]
+            out[2 + (N_DATASET_COUNTS - 1) * s + 2 * j] = taken[s, j]
 
 
 @pjit

@@ -364,10 +364,11 @@ def match_table(agg: Aggregate) -> pd.DataFrame:
     # on the Botzone wall, the same rates with the chances counted as the real-play data
     # set counts them (like for like with real play; NaN elsewhere, or in an older match)
     d = agg.counters.get("dataset_claims")
-    for k, name in enumerate(CLAIM_KINDS[:5]):
+    for name in CLAIM_KINDS[:5]:
         rate = np.full(len(sg), np.nan)
         if d is not None:
-            chances, taken = d[:, 1 + 2 * k], d[:, 2 + 2 * k]
+            chances = d[:, DATASET_COUNTS.index(f"{name}_chances")]
+            taken = d[:, DATASET_COUNTS.index(f"{name}s")]
             rate = np.where(chances > 0, taken / np.maximum(chances, 1), np.nan)
         t[f"{name}_rate_data_set"] = rate
     return t
