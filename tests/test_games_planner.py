@@ -420,6 +420,39 @@ def test_an_open_hands_look_ahead_counts_its_pungs_to_ready():
     assert checked >= scaled(200) // 20 and claimed > 0
 
 
+def test_legal_outs_scored_or_read_from_its_cache_are_what_the_scorer_gives():
+    # legal_outs keeps each win it scores in a cache (W_MEMO past the memo), keyed by
+    # the hand, its melds, the winning tile, 和绝张 and the context's winds: ready
+    # hands with and without a meld, some waits down to their last copy, at two seat
+    # winds sharing one scratch, each asked twice (the second from the cache) must
+    # give what mjstats.score gives
+    tab, _, work, _ = planner_kit()
+    rng = np.random.default_rng(36)
+    checked = last_copies = 0
+    for counts in hands_at_shanten(rng, scaled(600), 0, tab):
+        melds = np.zeros((4, 2), np.uint8)
+        text = ""
+        pungs = np.flatnonzero(counts >= 3)
+        if len(pungs) and rng.random() < 0.5:  # the concealed pung shown as a meld
+            counts[pungs[0]] -= 3
+            melds[0] = (2, pungs[0])
+            text = f"[{format_tiles(np.bincount([pungs[0]] * 3, minlength=34))}]"
+        n_melds = int(melds[0, 0] != 0)
+        unseen = np.array([rng.integers(0, 5 - c) if c < 4 else 0 for c in counts], np.int64)
+        _, waits = useful_one(counts, n_melds, 31, tab)
+        last_copies += any(unseen[w] + counts[w] == 1 for w in range(34) if waits >> w & 1)
+        for seat_wind in (0, 1):
+            ctx = P.policy_context(MCR, POLICY_PLANNER, seat_wind)
+            ctx[P.CTX_DISCARD_WINS] = 3
+            expected = ready_value(counts, unseen, tab, text, seat_wind)
+            for _ in range(2):
+                _, _, value = P.ready_outs(counts, melds, n_melds, unseen, ctx, tab, work)
+                assert value == expected[0], (text, format_tiles(counts), seat_wind)
+        checked += 1
+    cache = work[P.W_MEMO][P.WIN_CACHE :].reshape(-1, 2)
+    assert checked >= scaled(600) // 10 and last_copies > 0 and (cache[:, 0] != 0).sum() > 0
+
+
 def test_the_look_ahead_memo_gives_what_each_hand_alone_gives():
     # the look-aheads of a 14-tile hand's discards share a memo of the ready hands
     # they reach (H - t + u - e is H - e + u - t): with it, each discard's look-ahead,

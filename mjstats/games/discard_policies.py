@@ -233,7 +233,15 @@ MEMO_GEN = (MEMO_PUNG + 34) * 34 * 34
 """Index in ``W_MEMO`` of its generation; entry ``(slot * 34 + a) * 34 + b`` holds
 ``generation << 32 | value`` (valid in its generation only; a ready hand's value,
 copies x payment, stays far below 2**32): see :func:`_best_ready`."""
-MEMO_SIZE = MEMO_GEN + 1
+WIN_CACHE = MEMO_GEN + 1
+"""Index in ``W_MEMO`` of the cache of scored wins (:func:`legal_outs`): after the
+look-ahead's memo, :data:`WIN_CACHE_SLOTS` entries of two values, a key and the scores."""
+_WAITS_SALT = 0x5741495453  # a hand's waits are kept under its key with this mixed in
+WIN_CACHE_SLOTS = 1 << 14
+"""Entries of the cache of scored wins: a thread's ready hands recur from one
+decision to the next (the hand changes by a tile a turn), so about two in three of
+the look-ahead's scorings are found here (planner games)."""
+MEMO_SIZE = WIN_CACHE + 2 * WIN_CACHE_SLOTS
 
 NO_NEED = 128
 """Need reported where a discard is impossible (tile not held) or no form is reachable."""
@@ -442,7 +450,8 @@ def new_policy_work(n_fans, suits):
     leaves, or -1); ``W_SCORE`` scorer scratch; ``W_FANS`` uint8 (n_fans,) the
     fans of the last scored hand; ``W_TARGET`` int64 (MAX_TARGETS, 4) for the
     fan-aware targets; ``W_TMP`` uint8 (34,) a scratch hand; ``W_MEMO`` int64
-    (:data:`MEMO_SIZE`,) the look-ahead's memo (:func:`new_memo_generation`). User policies
+    (:data:`MEMO_SIZE`,) the look-ahead's memo (:func:`new_memo_generation`) and the
+    cache of scored wins (:data:`WIN_CACHE`). User policies
     may use ``W_NEED``, ``W_AUX``, ``W_TARGET`` and ``W_TMP`` freely. ``suits``
     is :func:`mjstats.kernels.decompose.suit_table` (for the scorer).
     """
@@ -1050,6 +1059,64 @@ def collect_targets_beside(
     return n, best
 
 
+@ijit
+def _mix(h):
+    """splitmix64's finaliser: every bit of ``h`` (uint64) moves every bit of the result."""
+    h = (h ^ (h >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    h = (h ^ (h >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return h ^ (h >> np.uint64(31))
+
+
+@ijit
+def _win_key(counts, melds, n_melds, ctx):
+    """A 64-bit key of what the scorer reads of a hand of 3k+1 tiles besides its
+    winning tile (the concealed counts, the melds, and the context's ruleset, options,
+    minimum and winds: :func:`score_win_by`), and of the forms its waits are found in."""
+    low = np.uint64(0)
+    high = np.uint64(0)
+    for t in range(17):  # a count takes 3 bits: 17 of them in each word
+        low = (low << np.uint64(3)) | np.uint64(counts[t])
+        high = (high << np.uint64(3)) | np.uint64(counts[17 + t])
+    h = _mix(low ^ _mix(high ^ np.uint64(n_melds)))
+    for m in range(4):  # the scorer reads every row (those past n_melds empty)
+        h = _mix(h ^ np.uint64((melds[m, 0] * 64 + melds[m, 1] + 1) * 4 + m))
+    for i in (CTX_RULESET, CTX_OPTS, CTX_MINIMUM, CTX_SEAT, CTX_ROUND, CTX_FORMS):
+        h = _mix(h ^ np.uint64(ctx[i]))
+    return h
+
+
+@ijit
+def _cache_slot(k):
+    """The cache entry of key ``k`` (made nonzero: 0 marks an empty entry)."""
+    return k | np.uint64(1), WIN_CACHE + 2 * np.int64(k & np.uint64(WIN_CACHE_SLOTS - 1))
+
+
+@ijit
+def _cached_win(key, w, last, ctx, counts, melds, n_melds, d, memo, work):
+    """The scores of the win of ``counts`` (``w`` added) on ``w``: ``(self-drawn total,
+    its legality, total on a discard, its legality)``, the latter two only with ``d``
+    (0, False otherwise); looked up in, or scored into, the cache of scored wins
+    (:data:`WIN_CACHE`). An entry holds the whole 64-bit key (never 0): two hands
+    share one with a chance of 2**-64."""
+    k, slot = _cache_slot(_mix(key ^ np.uint64((w + 1) * 4 + last * 2 + (d > 0))))
+    if np.uint64(memo[slot]) == k:
+        v = memo[slot + 1]
+        return v & 0xFFFF, (v >> 16) & 1 == 1, (v >> 17) & 0xFFFF, (v >> 33) & 1 == 1
+    total, _, legal = score_win(ctx, counts, melds, w, last, False, work)
+    d_total = 0
+    d_legal = False
+    if d:
+        d_total, _, d_legal = score_win_by(ctx, counts, melds, w, False, last, False, work)
+    memo[slot] = np.int64(k)
+    memo[slot + 1] = (  # totals < 2**16; -1 (no complete hand) is never legal
+        (total & 0xFFFF)
+        | (np.int64(legal) << 16)
+        | ((d_total & 0xFFFF) << 17)
+        | (np.int64(d_legal) << 33)
+    )
+    return total, legal, d_total, d_legal
+
+
 @hjit
 def legal_outs(counts, melds, n_melds, waits, unseen, ctx, work):
     """Unseen copies of the waits of a ready hand that complete a legal self-drawn win.
@@ -1064,7 +1131,18 @@ def legal_outs(counts, melds, n_melds, waits, unseen, ctx, work):
     d x base + fan) and by how often its kind is discarded (:data:`DISCARD_SHARE`
     per :data:`SHARE_UNIT` copies the hand draws; ``value`` is in those units), proportional
     to the points a draw and its discards are expected to bring (0 when d = 0).
+
+    Each win's scores are kept in the thread's cache of scored wins
+    (:data:`WIN_CACHE`): a ready hand met again, in this decision or a later one,
+    is not scored again.
     """
+    return _keyed_outs(_win_key(counts, melds, n_melds, ctx), counts, melds, n_melds, waits,
+                       unseen, ctx, work)  # fmt: skip
+
+
+@ijit
+def _keyed_outs(key, counts, melds, n_melds, waits, unseen, ctx, work):
+    """:func:`legal_outs` of the hand of :func:`_win_key` ``key``."""
     legal = 0
     fan_copies = 0
     value = 0
@@ -1073,30 +1151,37 @@ def legal_outs(counts, melds, n_melds, waits, unseen, ctx, work):
     for w in range(34):
         if not (waits >> w) & 1 or unseen[w] == 0:
             continue
+        visible = 4 - unseen[w] - np.int64(counts[w])
         counts[w] += 1
-        visible = 4 - unseen[w] - np.int64(counts[w]) + 1
-        total, _, is_legal = score_win(ctx, counts, melds, w, visible == 3, False, work)
+        total, is_legal, d_total, d_legal = _cached_win(
+            key, w, visible == 3, ctx, counts, melds, n_melds, d, work[W_MEMO], work
+        )
+        counts[w] -= 1
         if is_legal:
             legal += unseen[w]
             fan_copies += unseen[w] * total
             value += SHARE_UNIT * unseen[w] * d * (base + total)
-        if d:
-            total, _, is_legal = score_win_by(
-                ctx, counts, melds, w, False, visible == 3, False, work
-            )
-            if is_legal:
-                legal += d * unseen[w]
-                fan_copies += d * unseen[w] * total
-                value += DISCARD_SHARE[w] * d * unseen[w] * (d * base + total)
-        counts[w] -= 1
+        if d_legal:
+            legal += d * unseen[w]
+            fan_copies += d * unseen[w] * d_total
+            value += DISCARD_SHARE[w] * d * unseen[w] * (d * base + d_total)
     return legal, fan_copies, value
 
 
 @hjit
 def ready_outs(counts, melds, n_melds, unseen, ctx, tab, work):
-    """:func:`legal_outs` of a ready hand of 3k+1 tiles, its waits found here."""
-    _, waits = useful_one(counts, n_melds, ctx[CTX_FORMS], tab)
-    return legal_outs(counts, melds, n_melds, waits, unseen, ctx, work)
+    """:func:`legal_outs` of a ready hand of 3k+1 tiles, its waits found here (kept
+    in the cache of scored wins, :data:`WIN_CACHE`, with the hand's scores)."""
+    key = _win_key(counts, melds, n_melds, ctx)
+    memo = work[W_MEMO]
+    k, slot = _cache_slot(_mix(key ^ np.uint64(_WAITS_SALT)))
+    if np.uint64(memo[slot]) == k:
+        waits = memo[slot + 1]
+    else:
+        _, waits = useful_one(counts, n_melds, ctx[CTX_FORMS], tab)
+        memo[slot] = np.int64(k)
+        memo[slot + 1] = waits
+    return _keyed_outs(key, counts, melds, n_melds, waits, unseen, ctx, work)
 
 
 @ijit
