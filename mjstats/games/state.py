@@ -86,7 +86,7 @@ S_SITUATION = 445  # situation bits of the last scored win (the win's, once won)
 # game is won or drawn (such final states are those of before it existed)
 S_SHANTEN_FLOOR = 446
 S_RIVER = 448  # 4 x 34: each seat's discards so far (claimed ones included)
-N_STATE = 448 + 4 * 34
+N_STATE = S_RIVER + 4 * 34
 
 # phases
 PH_OWN = 1

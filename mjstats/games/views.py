@@ -51,7 +51,7 @@ V_PHASE = 133
 V_DRAWN = 134
 V_SHOWN = 135  # 34
 V_RIVER = 170  # 4 x 34: each seat's discards so far (absolute seats, claimed ones included)
-N_VIEW = 170 + 4 * 34
+N_VIEW = V_RIVER + 4 * 34
 
 
 @ijit
