@@ -106,10 +106,10 @@ def _all_types_brute(counts, unseen):
     return best
 
 
-def _half_flush_pungs_brute(counts, unseen, suit):
-    kinds = list(range(9 * suit, 9 * suit + 9)) + list(range(27, 34))
+def _pungs_brute(counts, unseen, kinds, n_pungs):
+    """Fewest tiles missing to ``n_pungs`` pungs + a pair of distinct ``kinds``."""
     best = INF
-    for pungs in itertools.combinations(kinds, 4):
+    for pungs in itertools.combinations(kinds, n_pungs):
         cost = sum(_missing(counts, unseen, [t] * 3) for t in pungs)
         if cost >= best:
             continue
@@ -119,7 +119,12 @@ def _half_flush_pungs_brute(counts, unseen, suit):
     return best
 
 
-def test_all_types_and_half_flush_pungs_needs_equal_brute_force():
+def _half_flush_pungs_brute(counts, unseen, suit):
+    kinds = list(range(9 * suit, 9 * suit + 9)) + list(range(27, 34))
+    return _pungs_brute(counts, unseen, kinds, 4)
+
+
+def test_all_types_and_pungs_needs_equal_brute_force():
     rng = np.random.default_rng(32)
     melds = np.zeros((4, 2), np.uint8)
     tmp = np.zeros(34, np.uint8)
@@ -131,6 +136,11 @@ def test_all_types_and_half_flush_pungs_needs_equal_brute_force():
         suit = i % 3
         want = _half_flush_pungs_brute(counts, unseen, suit)
         got = int(half_flush_pungs_need(counts, melds, 0, unseen, suit, tmp))
+        assert (got, i) == (want, i) or (want >= INF and got >= P.NO_NEED)
+        # every kind allowed, fewer pungs (a hand with melds): most kinds are not held
+        n_pungs = 1 + i % 2
+        want = _pungs_brute(counts, unseen, range(34), n_pungs)
+        got = int(P.all_pungs_need(counts, unseen, n_pungs, tmp, P.ALL_KINDS))
         assert (got, i) == (want, i) or (want >= INF and got >= P.NO_NEED)
 
 
