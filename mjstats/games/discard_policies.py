@@ -236,11 +236,12 @@ copies x payment, stays far below 2**32): see :func:`_best_ready`."""
 WIN_CACHE = MEMO_GEN + 1
 """Index in ``W_MEMO`` of the cache of scored wins (:func:`legal_outs`): after the
 look-ahead's memo, :data:`WIN_CACHE_SLOTS` entries of two values, a key and the scores."""
-_WAITS_SALT = 0x5741495453  # a hand's waits are kept under its key with this mixed in
 WIN_CACHE_SLOTS = 1 << 14
 """Entries of the cache of scored wins: a thread's ready hands recur from one
 decision to the next (the hand changes by a tile a turn), so about two in three of
-the look-ahead's scorings are found here (planner games)."""
+the look-ahead's scorings are found here (planner games; docs/games.md has the
+measurement)."""
+_WAITS_SALT = 0x5741495453  # a hand's waits are kept under its key with this mixed in
 MEMO_SIZE = WIN_CACHE + 2 * WIN_CACHE_SLOTS
 
 NO_NEED = 128
@@ -1092,12 +1093,13 @@ def _cache_slot(k):
 
 
 @ijit
-def _cached_win(key, w, last, ctx, counts, melds, n_melds, d, memo, work):
+def _cached_win(key, w, last, ctx, counts, melds, n_melds, d, work):
     """The scores of the win of ``counts`` (``w`` added) on ``w``: ``(self-drawn total,
     its legality, total on a discard, its legality)``, the latter two only with ``d``
     (0, False otherwise); looked up in, or scored into, the cache of scored wins
-    (:data:`WIN_CACHE`). An entry holds the whole 64-bit key (never 0): two hands
-    share one with a chance of 2**-64."""
+    (:data:`WIN_CACHE`). An entry holds the 64-bit key with its lowest bit set (never
+    0, :func:`_cache_slot`): two hands share one with a chance of 2**-63."""
+    memo = work[W_MEMO]
     k, slot = _cache_slot(_mix(key ^ np.uint64((w + 1) * 4 + last * 2 + (d > 0))))
     if np.uint64(memo[slot]) == k:
         v = memo[slot + 1]
@@ -1154,7 +1156,7 @@ def _keyed_outs(key, counts, melds, n_melds, waits, unseen, ctx, work):
         visible = 4 - unseen[w] - np.int64(counts[w])
         counts[w] += 1
         total, is_legal, d_total, d_legal = _cached_win(
-            key, w, visible == 3, ctx, counts, melds, n_melds, d, work[W_MEMO], work
+            key, w, visible == 3, ctx, counts, melds, n_melds, d, work
         )
         counts[w] -= 1
         if is_legal:
