@@ -25,7 +25,7 @@ from mjstats.games import discard_policies as P
 from mjstats.games import play_games
 from mjstats.games.driver import LOG_DRAW
 from mjstats.games.engine import engine_context
-from mjstats.games.planner import planner_own, planner_response
+from mjstats.games.planner import discard_danger, planner_own, planner_response
 from mjstats.games.plans import (
     all_types_need,
     collect_plans,
@@ -39,7 +39,17 @@ from mjstats.games.plans import (
 from mjstats.games.policies import fan_aware_response, new_work
 from mjstats.games.state import A_CHOW, A_DISCARD, A_PASS, A_PUNG, POLICY_PLANNER, action
 from mjstats.games.stats import discard_shares
-from mjstats.games.views import N_VIEW, V_HAND, V_LAST_TILE, V_SEAT, V_UNSEEN, V_WALL_LEFT
+from mjstats.games.views import (
+    N_VIEW,
+    V_DRAWN,
+    V_HAND,
+    V_LAST_TILE,
+    V_NMELD,
+    V_RIVER,
+    V_SEAT,
+    V_UNSEEN,
+    V_WALL_LEFT,
+)
 from mjstats.kernels.decompose import suit_table
 from mjstats.kernels.shanten import shanten_one, useful_one
 from mjstats.kernels.tables import get_tables
@@ -712,6 +722,79 @@ def _planner_answer_as_user(view, acts, n_acts, ctx, tab, work):
 def _planner_own_checking_its_slot(view, acts, n_acts, ctx, tab, work):
     a = planner_own(view, acts, n_acts, ctx, tab, work)
     return a if ctx[P.CTX_DISCARD_WINS] == ctx[P.CTX_OPPONENTS] else -1
+
+
+def naive_danger(view, t):
+    """docs/games.md's danger of a discard of ``t``, written out plainly: 8 per
+    opponent that has not let ``t`` go (8 more per meld it shows), plus the kind's
+    shape (an honour: its unseen copies; 1/9: 4; 2/8: 5; 3-7: 6)."""
+    me = int(view[V_SEAT])
+    unsafe = sum(
+        1 + int(view[V_NMELD + q]) for q in range(4) if q != me and view[V_RIVER + 34 * q + t] == 0
+    )
+    if t >= 27:
+        shape = int(view[V_UNSEEN + t])
+    else:
+        shape = {0: 4, 8: 4, 1: 5, 7: 5}.get(t % 9, 6)
+    return 8 * unsafe + shape
+
+
+def test_discard_danger_ranks_what_the_opponents_let_go_safest():
+    rng = np.random.default_rng(34)
+    for _ in range(scaled(2000)):
+        view = np.zeros(N_VIEW, np.int64)
+        view[V_SEAT] = rng.integers(4)
+        view[V_RIVER : V_RIVER + 136] = rng.integers(0, 2, 136) * (rng.random(136) < 0.3)
+        view[V_NMELD : V_NMELD + 4] = rng.integers(0, 3, 4)
+        view[V_UNSEEN : V_UNSEEN + 34] = rng.integers(0, 5, 34)
+        danger = [int(discard_danger(view, t)) for t in range(34)]
+        assert danger == [naive_danger(view, t) for t in range(34)]
+        # a kind every opponent let go is safer than any kind none of them did
+        me = int(view[V_SEAT])
+        others = [q for q in range(4) if q != me]
+        river = view[V_RIVER : V_RIVER + 136].reshape(4, 34)
+        all_let_go = [t for t in range(34) if all(river[q, t] for q in others)]
+        none_did = [t for t in range(34) if not any(river[q, t] for q in others)]
+        if all_let_go and none_did:
+            assert max(danger[t] for t in all_let_go) < min(danger[t] for t in none_did)
+
+
+def test_the_planner_defends_when_its_hand_cannot_be_ready_in_time():
+    # when the hand left by its discard needs more than two draws per step to a
+    # ready hand (docs/games.md, "planner"), the planner lets go the least dangerous
+    # tile it holds (its own choice among equals), else its discard stands
+    tab, ctx, work, melds = planner_kit()
+    rng = np.random.default_rng(35)
+    defended = changed = kept = 0
+    for _ in range(scaled(300)):
+        wall = rng.permutation(np.repeat(np.arange(34), 4))
+        counts = np.bincount(wall[:14], minlength=34).astype(np.uint8)
+        view = np.zeros(N_VIEW, np.int64)
+        view[V_HAND : V_HAND + 34] = counts
+        let_go = wall[14 : 14 + int(rng.integers(0, 40))]
+        for i, t in enumerate(let_go):
+            view[V_RIVER + 34 * (1 + i % 3) + t] += 1
+        view[V_NMELD + 1 : V_NMELD + 4] = rng.integers(0, 3, 3)
+        unseen = (4 - counts - np.bincount(let_go, minlength=34)).astype(np.int64)
+        view[V_UNSEEN : V_UNSEEN + 34] = unseen
+        view[V_WALL_LEFT] = left = int(rng.integers(0, 12))
+        view[V_DRAWN] = wall[13]
+        acts = np.array([action(A_DISCARD, t) for t in np.flatnonzero(counts)], np.int64)
+        own = planner_discard(counts.copy(), melds, 0, wall[13], unseen, left, ctx, tab, work)
+        need = int(work[P.W_INFO][P.INFO_NEED])
+        expected = own
+        if left < 2 * (need - 1):
+            held = [int(t) for t in np.flatnonzero(counts)]
+            low = min(naive_danger(view, t) for t in held)
+            if naive_danger(view, own) > low:
+                expected = min(t for t in held if naive_danger(view, t) == low)
+                changed += 1
+            defended += 1
+        else:
+            kept += 1
+        got = planner_own(view, acts, len(acts), ctx, tab, work)
+        assert got == action(A_DISCARD, expected), format_tiles(counts)
+    assert defended > 20 and changed > 10 and kept > 20
 
 
 def test_a_user_policy_around_the_planner_kernels_plays_the_planner():

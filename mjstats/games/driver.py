@@ -50,6 +50,7 @@ from mjstats.games.state import (
     PH_DRAWN,
     PH_OWN,
     PH_WIN,
+    POLICY_PLANNER,
     POLICY_RANDOM,
     POLICY_USER,
     S_CLAIMS,
@@ -161,7 +162,7 @@ def _decide(user, eff, fan, plan, slot, S, q, n, acts, view, gctx, pctx, tab, wo
     :func:`play_games_custom`, ``user[slot + q]`` called for the seats whose policy
     is ``POLICY_USER``."""
     policy = gctx[G_POLICY + q]
-    if policy == POLICY_USER:
+    if policy == POLICY_USER or policy == POLICY_PLANNER:  # the planner reads the rivers
         make_view(S, q, view)
     elif policy != POLICY_RANDOM:  # the random policy looks at nothing
         make_own_view(S, q, view)

@@ -5,7 +5,10 @@ plans (混一色 + 碰碰和, 混一色 + 箭刻, 碰碰和 + 幺九刻, ...) an
 nearer are taken.
 
 Own turn: win when legal; a kong after which the nearest plan is no farther than
-after the chosen discard; else :func:`mjstats.games.plans.planner_discard`.
+after the chosen discard; else :func:`mjstats.games.plans.planner_discard`, or, when
+the seat has fewer draws left than two for each step the hand left still lacks to a
+ready hand, the least dangerous tile from what the opponents have shown
+(:func:`defend`).
 
 Answer to a discard: win when legal; else the claim (chow, pung, exposed kong)
 after which a legal win is nearest (:func:`mjstats.games.plans.exact_need`: exact
@@ -33,6 +36,8 @@ smallest need.
 
 from __future__ import annotations
 
+import numpy as np
+
 from mjstats.games import discard_policies as P
 from mjstats.games.plans import (
     collect_plans,
@@ -51,10 +56,23 @@ from mjstats.games.state import (
     A_PUNG,
     A_TSUMO,
 )
-from mjstats.games.views import V_DRAWN, V_LAST_TILE, V_WALL_LEFT, _own_hand
+from mjstats.games.views import (
+    V_DRAWN,
+    V_LAST_TILE,
+    V_NMELD,
+    V_RIVER,
+    V_SEAT,
+    V_UNSEEN,
+    V_WALL_LEFT,
+    _own_hand,
+)
 from mjstats.kernels._jit import hjit
 
 PUNG_TIES = False
+
+# a suited kind's danger by its shape (1 to 9), after the honours' (their unseen
+# copies, 0 to 3): the more chows wait on a kind, the likelier it is a winning tile
+_SUITED_SHAPE = np.array([4, 5, 6, 6, 6, 6, 6, 5, 4], np.int64)
 
 
 @hjit
@@ -149,6 +167,64 @@ def _pung_for_plans(counts, melds, n, unseen, pctx, tab, pw, acts, n_acts, t, pa
 
 
 @hjit
+def discard_danger(view, t):
+    """How dangerous a discard of ``t`` is, from what the opponents have shown (lower
+    is safer): first, the opponents that have not discarded ``t`` themselves, each
+    counted once and once more per meld it has exposed (a player rarely lets its own
+    winning tile go, and the more melds, the nearer a win); then the kind's shape:
+    an honour by its unseen copies (a wait on it needs copies in an opponent's hand:
+    with none unseen only 十三幺 or a knitted hand can wait on it), then terminals,
+    then 2 and 8, then 3 to 7 (the more chows wait on a kind, the likelier it is a
+    winning tile).
+
+    >>> import numpy as np
+    >>> from mjstats.games.views import N_VIEW, V_RIVER, V_SEAT
+    >>> view = np.zeros(N_VIEW, np.int64); view[V_SEAT] = 0
+    >>> view[V_RIVER + 34 * 1 + 4] = view[V_RIVER + 34 * 2 + 4] = view[V_RIVER + 34 * 3 + 4] = 1
+    >>> int(discard_danger(view, 4)) < int(discard_danger(view, 27))  # 5m all let go
+    True
+    """
+    me = view[V_SEAT]
+    unsafe = 0
+    for q in range(4):
+        if q != me and view[V_RIVER + 34 * q + t] == 0:
+            unsafe += 1 + view[V_NMELD + q]
+    shape = view[V_UNSEEN + t] if t >= 27 else _SUITED_SHAPE[t % 9]
+    return 8 * unsafe + shape  # shape < 8: the opponents come first
+
+
+@hjit
+def defend(view, counts, choice, need):
+    """The planner's discard when its own chances are poor: the hand left by
+    ``choice`` needs ``need`` draws to a legal win (1: ready), and when the seat may
+    draw fewer than two tiles for each step to a ready hand (fewer than
+    ``2 * (need - 1)``; a ready hand still wins on a discard), the least dangerous
+    tile in ``counts`` (:func:`discard_danger`; ``choice`` among the least), else
+    ``choice``. Measured in docs/games.md ("The planner measured").
+
+    >>> import numpy as np
+    >>> from mjstats.games.views import N_VIEW, V_WALL_LEFT
+    >>> view = np.zeros(N_VIEW, np.int64); counts = np.zeros(34, np.int64)
+    >>> counts[[0, 4, 27]] = 1
+    >>> view[V_WALL_LEFT] = 1; int(defend(view, counts, 4, 5))  # 东 (27): no copy unseen
+    27
+    >>> view[V_WALL_LEFT] = 8; int(defend(view, counts, 4, 5))  # two draws a step left
+    4
+    """
+    if view[V_WALL_LEFT] >= 2 * (need - 1):
+        return choice
+    best = choice
+    low = discard_danger(view, choice)
+    for t in range(34):
+        if counts[t] > 0:
+            d = discard_danger(view, t)
+            if d < low:
+                best = t
+                low = d
+    return best
+
+
+@hjit
 def _weigh_discard_wins(pctx):
     """Count wins on the opponents' discards in the values near a win (the context
     the engine gives every seat counts self-drawn wins only, as ``fan-aware``'s
@@ -168,6 +244,7 @@ def planner_own(view, acts, n_acts, pctx, tab, pw):
     choice = planner_discard(
         counts, melds, n, view[V_DRAWN], unseen, view[V_WALL_LEFT], pctx, tab, pw
     )
+    choice = defend(view, counts, choice, pw[P.W_INFO][P.INFO_NEED])
     return kong_or_discard(acts, n_acts, counts, melds, n, unseen, choice, pctx, tab, pw, True)
 
 

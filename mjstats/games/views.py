@@ -81,8 +81,8 @@ def make_own_view(S, p, view):
     """The slots of :func:`make_view` that the built-in policies read: seat ``p``'s
     hand, unseen tiles and melds, its seat, the tile drawn, the wall left and the
     last tile (the other slots are left as they are: the engine fills the whole
-    view only for user policies, as building it on every decision was a few per
-    cent of an efficiency game)."""
+    view only for user policies and the planner, which reads the rivers, as building
+    it on every decision was a few per cent of an efficiency game)."""
     for t in range(34):
         c = S[S_HAND + 34 * p + t]
         view[V_HAND + t] = c
