@@ -107,8 +107,8 @@ while a fan target reaching the minimum stays reachable; ``"fan-aware"``: the
 ``play`` study's 8-fan targeting on its own turns, claims that bring a fan target
 reaching the minimum closer; ``"planner"``: plans toward the 8-fan hands the position
 can reach, open hands included, each counted at what its win pays, and the exact value
-of the legal wins near a win, folding to the safest tile once its hand cannot be
-ready in time (:mod:`mjstats.games.planner`))."""
+of the legal wins near a win, folding to the safest tile when its hand is unlikely
+to be ready in time (:mod:`mjstats.games.planner`))."""
 
 
 def _is_function(f) -> bool:

@@ -186,7 +186,7 @@ def discard_danger(view, t):
     """
     me = view[V_SEAT]
     unsafe = 0
-    for q in range(4):
+    for q in range(4):  # a seat not in play (two-player) adds alike to every kind
         if q != me and view[V_RIVER + 34 * q + t] == 0:
             unsafe += 1 + view[V_NMELD + q]
     shape = view[V_UNSEEN + t] if t >= 27 else _SUITED_SHAPE[t % 9]
