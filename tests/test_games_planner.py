@@ -759,10 +759,11 @@ def test_discard_danger_ranks_what_the_opponents_let_go_safest():
             assert max(danger[t] for t in all_let_go) < min(danger[t] for t in none_did)
 
 
-def test_the_planner_defends_when_its_hand_cannot_be_ready_in_time():
-    # when the hand left by its discard needs more than two draws per step to a
-    # ready hand (docs/games.md, "planner"), the planner lets go the least dangerous
-    # tile it holds (its own choice among equals), else its discard stands
+def test_the_planner_defends_when_its_hand_is_unlikely_to_be_ready_in_time():
+    # when the seat has fewer draws left than two for each step the hand left by its
+    # discard still lacks to a ready hand (docs/games.md, "planner"), the planner lets
+    # go the least dangerous tile it holds (its own choice among equals), else its
+    # discard stands
     tab, ctx, work, melds = planner_kit()
     rng = np.random.default_rng(35)
     defended = changed = kept = 0
